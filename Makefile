@@ -1,0 +1,56 @@
+#
+# Top-level Makefile of the rdio JDK.  Run "bash configure" first (make runs
+# it with default options if you did not), then:
+#
+#   make [images]       the JDK image, in build/<conf>/images/jdk (default)
+#   make test TEST=...  upstream's test framework, e.g. TEST=jdk_nio
+#   make test-rdio      every jtreg test this fork adds; prints "N passed, N failed"
+#   make bench          the fork's JMH benchmarks
+#   make review-diff    the whole fork as one diff against pristine upstream
+#   make assemble       refresh build/src from overlay files and patches
+#
+# See README.md and doc/building.md.
+
+SHELL := /bin/bash
+TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+BUILD := $(TOP)/build
+SCRIPTS := $(TOP)/make/scripts
+
+include $(TOP)/make/upstream.conf
+
+.DEFAULT_GOAL := images
+.PHONY: images assemble test test-rdio bench review-diff clean dist-clean
+
+# Configure on first use, so that one command works on a fresh clone.
+$(BUILD)/config.mk:
+	cd $(TOP) && bash configure
+
+-include $(BUILD)/config.mk
+
+# Every target that builds refreshes build/src first: cheap when nothing
+# changed, and it picks up edited overlay files and patches.
+assemble: $(BUILD)/config.mk
+	@$(SCRIPTS)/assemble.sh $(RDIO_PRISTINE)
+
+images: assemble
+	+$(MAKE) -C $(RDIO_CONF_DIR) images
+
+test: assemble
+	+$(MAKE) -C $(RDIO_CONF_DIR) test TEST="$(TEST)" $(if $(JTREG),JTREG="$(JTREG)")
+
+test-rdio: images
+	@$(SCRIPTS)/test-rdio.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
+
+bench: assemble
+	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark
+	@$(SCRIPTS)/bench.sh $(RDIO_CONF_DIR)
+
+review-diff: assemble
+	@$(SCRIPTS)/review-diff.sh $(RDIO_PRISTINE)
+
+clean:
+	if [ -d "$(RDIO_CONF_DIR)" ]; then $(MAKE) -C $(RDIO_CONF_DIR) clean; fi
+
+# Removes build/ entirely; the caches outside the work tree stay.
+dist-clean:
+	if [ -d $(BUILD) ]; then chmod -R u+w $(BUILD) && rm -rf $(BUILD); fi

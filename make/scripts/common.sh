@@ -1,0 +1,71 @@
+# Shared helpers for the fork's build scripts.  Source it; do not run it.
+#
+# Every failure goes through die(), which prints one line naming the cause
+# and exits non-zero, so a broken step never leaves a tree that looks fine.
+
+set -euo pipefail
+
+RDIO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=../upstream.conf
+. "$RDIO_TOP/make/upstream.conf"
+
+# Caches live outside the work tree so that a fresh clone reuses them.
+RDIO_CACHE=${RDIO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdio-jdk}
+RDIO_BUILD=${RDIO_BUILD:-$RDIO_TOP/build}
+
+RDIO_PROG=${RDIO_PROG:-$(basename "$0" .sh)}
+
+die() {
+    echo "$RDIO_PROG: error: $*" >&2
+    exit 1
+}
+
+note() {
+    echo "$RDIO_PROG: $*"
+}
+
+# Runs apt-get against a private package list for $DEBIAN_SUITE, so that
+# packages of another Debian release can be downloaded (never installed)
+# without touching the machine's own apt state.  The archive is the one the
+# machine already uses: we only swap the suite name.
+#   suite_apt apt-get ARGS...   or   suite_apt apt-cache ARGS...
+suite_apt() {
+    local tool=$1; shift
+    local state=$RDIO_CACHE/apt-$DEBIAN_SUITE
+    if [ ! -s "$state/sources.list" ] || [ ! -d "$state/lists" ] ||
+       [ -z "$(ls "$state/lists" 2>/dev/null | grep -v -e '^partial$' -e '^lock$' -e '^auxfiles$')" ]; then
+        local uri
+        uri=$(debian_archive_uri) || die "cannot find a Debian archive in the machine's apt sources (/etc/apt/sources.list*)"
+        mkdir -p "$state/lists/partial" "$state/cache/archives/partial"
+        printf 'deb [arch=amd64] %s %s main\ndeb-src %s %s main\n' \
+            "$uri" "$DEBIAN_SUITE" "$uri" "$DEBIAN_SUITE" > "$state/sources.list"
+        apt-get "${_suite_apt_opts[@]/@STATE@/$state}" -qq update >"$state/update.log" 2>&1 ||
+            die "cannot read the $DEBIAN_SUITE package lists (network down or archive unreachable; see $state/update.log)"
+    fi
+    "$tool" "${_suite_apt_opts[@]/@STATE@/$state}" "$@"
+}
+_suite_apt_opts=(
+    -o Dir::State::Lists=@STATE@/lists
+    -o Dir::Etc::sourcelist=@STATE@/sources.list
+    -o Dir::Etc::sourceparts=/nonexistent
+    -o Dir::Cache=@STATE@/cache
+    -o Debug::NoLocking=1
+    -o APT::Sandbox::User=root
+)
+
+# Prints the first Debian archive URI (not the security one) that the
+# machine's apt sources name, in either the deb822 or the one-line format.
+debian_archive_uri() {
+    local f
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' "$f"
+    done | grep -v -e security -e '^$' | grep -i debian | head -n1 | grep . && return 0
+    cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+        awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; break } }' |
+        grep -v security | grep -i debian | head -n1 | grep .
+}
+
+sha256_of() {
+    sha256sum "$1" | cut -d' ' -f1
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Checks the Debian packages the build needs.  As root it installs the
+# missing ones; otherwise it prints the exact apt-get line and fails.
+#
+#   deps.sh [--with-rdma=yes|no]
+. "$(dirname "$0")/common.sh"
+
+rdma=yes
+for arg in "$@"; do
+    case $arg in
+        --with-rdma=*) rdma=${arg#*=} ;;
+        *) die "unknown argument $arg" ;;
+    esac
+done
+
+# What upstream's configure needs on Debian, with Debian's copies of the
+# libraries its source package strips, plus ccache for rebuilds.
+packages="autoconf make zip unzip file gcc g++ ccache xz-utils patch
+    libasound2-dev libcups2-dev libfontconfig1-dev libx11-dev libxext-dev
+    libxrender-dev libxrandr-dev libxtst-dev libxt-dev libfreetype-dev
+    zlib1g-dev libgif-dev libjpeg-dev libpng-dev libpcsclite-dev"
+# The RDMA sockets compile against librdmacm's headers (the library itself
+# is loaded at run time); rdma-core and rdmacm-utils are for the tests.
+[ "$rdma" = no ] || packages="$packages librdmacm-dev rdma-core rdmacm-utils ibverbs-utils"
+
+missing=
+for p in $packages; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+        missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ]; then
+    note "installing missing packages:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! apt-get install -y -qq $missing >"$RDIO_BUILD/apt-install.log" 2>&1; then
+        apt-get update -qq >>"$RDIO_BUILD/apt-install.log" 2>&1 || true
+        apt-get install -y -qq $missing >>"$RDIO_BUILD/apt-install.log" 2>&1 ||
+            die "apt-get install$missing failed (see $RDIO_BUILD/apt-install.log)"
+    fi
+else
+    die "missing build dependencies; run: sudo apt-get install$missing"
+fi
