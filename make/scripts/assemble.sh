@@ -115,8 +115,10 @@ if [ -f "$state/files" ]; then
         rm -f "$dst/$f"
         if [ -f "$pristine/$f" ]; then
             ln "$pristine/$f" "$dst/$f" 2>/dev/null || cp -p "$pristine/$f" "$dst/$f"
+            note "restored $f to upstream"
+        else
+            note "removed $f"
         fi
-        note "restored $f to upstream"
     done
 fi
 mv "$state/files.new" "$state/files"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs every jtreg test this fork adds (the files under test/jdk of this
+# repository that hold an @test tag) against the built JDK image, from the
+# assembled tree build/src/test/jdk, and prints the summary line.
+#
+#   test-rdio.sh JDK_IMAGE JTREG_HOME
+. "$(dirname "$0")/common.sh"
+
+jdk=${1:?usage: test-rdio.sh JDK_IMAGE JTREG_HOME}
+jtreg_home=${2:?usage: test-rdio.sh JDK_IMAGE JTREG_HOME}
+[ -x "$jdk/bin/java" ] || die "no JDK image at $jdk: run make images"
+
+out=$RDIO_BUILD/test-rdio
+mkdir -p "$out"
+mapfile -t tests < <(cd "$RDIO_TOP/test/jdk" && grep -rl --include='*.java' '@test' . | sed 's|^\./||' | sort)
+[ "${#tests[@]}" -gt 0 ] || die "no jtreg tests under test/jdk"
+
+rm -rf "$out/JTreport"
+note "running ${#tests[@]} jtreg tests on $jdk"
+set +e
+"$jdk/bin/java" -jar "$jtreg_home/lib/jtreg.jar" \
+    -jdk:"$jdk" \
+    -dir:"$RDIO_BUILD/src/test/jdk" \
+    -w:"$out/JTwork" -r:"$out/JTreport" \
+    -agentvm -conc:1 -timeoutFactor:4 \
+    -retain:fail,error -ignore:quiet \
+    -verbose:summary \
+    "${tests[@]}" 2>&1 | tee "$out/jtreg.log"
+set -e
+
+"$RDIO_TOP/make/scripts/jtreg-summary.sh" "$out/JTreport"
