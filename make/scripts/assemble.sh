@@ -68,15 +68,12 @@ while read -r f; do
 done < "$state/patched"
 
 for p in "${patches[@]}"; do
-    if ! out=$(patch -p1 -d "$stage" --fuzz=0 --no-backup-if-mismatch -r - \
-                   -i "$RDIO_TOP/make/patches/$p" 2>&1); then
-        echo "$out" | grep -E 'FAILED|malformed|can.t find file|Only garbage|Reversed' >&2 || echo "$out" >&2
-        # Show the first hunk that failed, from a dry run with a reject file.
-        rej=$state/$p.rej
-        cp -a "$stage" "$state/stage.rej"
-        patch -p1 -d "$state/stage.rej" --fuzz=0 --no-backup-if-mismatch -r "$rej" \
-            -i "$RDIO_TOP/make/patches/$p" >/dev/null 2>&1 || true
-        rm -rf "$state/stage.rej"
+    rej=$state/$p.rej
+    rm -f "$rej"
+    # --force: never ask, never guess that a patch is reversed.
+    if ! out=$(patch -p1 -d "$stage" --force --fuzz=0 --no-backup-if-mismatch -r "$rej" \
+                   -i "$RDIO_TOP/make/patches/$p" 2>&1 </dev/null); then
+        echo "$out" | grep -v '^patching file' >&2
         if [ -s "$rej" ]; then
             echo "first failing hunk of $p (all of them: $rej):" >&2
             awk '/^@@/ { n++ } n == 2 { exit } n == 1 || /^(---|\+\+\+) / { print }' "$rej" >&2
@@ -114,7 +111,8 @@ if [ -f "$state/files" ]; then
     comm -23 "$state/files" "$state/files.new" | while read -r f; do
         rm -f "$dst/$f"
         if [ -f "$pristine/$f" ]; then
-            ln "$pristine/$f" "$dst/$f" 2>/dev/null || cp -p "$pristine/$f" "$dst/$f"
+            # A copy, not a link: the new mtime makes make rebuild it.
+            cp "$pristine/$f" "$dst/$f"
             note "restored $f to upstream"
         else
             note "removed $f"
