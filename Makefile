@@ -5,6 +5,7 @@
 #   make [images]       the JDK image, in build/<conf>/images/jdk (default)
 #   make test TEST=...  upstream's test framework, e.g. TEST=jdk_nio
 #   make test-rdio      every jtreg test this fork adds; prints "N passed, N failed"
+#   make test-rdma      only the RDMA group, in the Soft-RoCE QEMU guest
 #   make bench          the fork's JMH benchmarks
 #   make review-diff    the whole fork as one diff against pristine upstream
 #   make assemble       refresh build/src from overlay files and patches
@@ -19,7 +20,7 @@ SCRIPTS := $(TOP)/make/scripts
 include $(TOP)/make/upstream.conf
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio bench review-diff clean dist-clean
+.PHONY: images assemble test test-rdio test-rdma bench review-diff clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -38,8 +39,13 @@ images: assemble
 test: assemble
 	+$(MAKE) -C $(RDIO_CONF_DIR) test TEST="$(TEST)" $(if $(JTREG),JTREG="$(JTREG)")
 
+# The host tests, then the RDMA group in the guest; one summary line.
 test-rdio: images
 	@$(SCRIPTS)/test-rdio.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
+
+test-rdma: images
+	@$(SCRIPTS)/rdma-guest.sh --jdk $(RDIO_CONF_DIR)/images/jdk --jtreg $(RDIO_JTREG_HOME) \
+	    --out $(BUILD)/rdma-guest --tests jdk/net/rdma
 
 bench: assemble
 	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark
