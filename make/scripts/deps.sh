@@ -19,9 +19,14 @@ packages="autoconf make zip unzip file gcc g++ ccache xz-utils patch
     libasound2-dev libcups2-dev libfontconfig1-dev libx11-dev libxext-dev
     libxrender-dev libxrandr-dev libxtst-dev libxt-dev libfreetype-dev
     zlib1g-dev libgif-dev libjpeg-dev libpng-dev libpcsclite-dev"
+# The Soft-RoCE test guest (make test-rdma, part of make test-rdio) boots
+# QEMU with a busybox initramfs and runs the host's rdma tools, verbs
+# providers and rstream inside it.
+packages="$packages qemu-system-x86 busybox-static iproute2 rdma-core ibverbs-providers
+    ibverbs-utils rdmacm-utils"
 # The RDMA sockets compile against librdmacm's headers (the library itself
-# is loaded at run time); rdma-core and rdmacm-utils are for the tests.
-[ "$rdma" = no ] || packages="$packages librdmacm-dev rdma-core rdmacm-utils ibverbs-utils"
+# is loaded at run time).
+[ "$rdma" = no ] || packages="$packages librdmacm-dev"
 
 missing=
 for p in $packages; do
