@@ -91,12 +91,15 @@ jdk=$(readlink -f "$jdk") jtreg_home=$(readlink -f "$jtreg_home") out=$(readlink
 [ "$out" != / ] || die "--out / would share the whole host root read-write with the guest"
 
 # The guest sees the host's root, except where it mounts its own file
-# systems: the JDK, jtreg and the tests must not live there.
+# systems.  What lives under /tmp (a clone in /tmp, say) it binds back over
+# its own /tmp; under /proc, /sys, /dev or /run nothing can live.
+tmp_paths=()
 guest_visible() {   # PATH WHAT
     local top=${1#/}
     top=/${top%%/*}
     case $top in
-        /tmp|/proc|/sys|/dev|/run)
+        /tmp) tmp_paths+=("$1") ;;
+        /proc|/sys|/dev|/run)
             die "$2 $1 is under $top, which the guest replaces with its own file system; put it elsewhere" ;;
     esac
 }
@@ -306,7 +309,7 @@ while read -r m; do
         fail modules "$t" "module $m failed to load: $(echo "${out:-exit status $rc}" | sed 's/^insmod: //' | oneline)${klog:+ (kernel: $klog)}"
     fi
 done < /modules.list
-mkdir -p /host /results
+mkdir -p /host /results /hosttmp
 opts=trans=virtio,version=9p2000.L,msize=262144
 mount -t 9p -o "$opts,ro,cache=loose" hostroot /host ||
     fail modules "$t" "cannot mount the host root (9p tag hostroot)"
@@ -317,6 +320,7 @@ printf '%s' "$pending" >> "$status_file"
 . /results/job.env || fail modules "$t" "cannot read job.env on the results share"
 # The host root, made livable for its binaries: their own /proc, /sys,
 # /dev, a RAM /tmp and /run, and the results share at its host path.
+mount --bind /host/tmp /hosttmp &&
 mount -t tmpfs -o size=1g tmpfs /host/tmp &&
 mount -t tmpfs tmpfs /host/run &&
 mount -t proc proc /host/proc &&
@@ -326,6 +330,12 @@ mkdir -p /host/dev/pts /host/dev/shm &&
 mount -t devpts devpts /host/dev/pts &&
 mount -t tmpfs tmpfs /host/dev/shm ||
     fail modules "$t" "cannot set up the chroot into the host root"
+# What the run needs from the host's /tmp, back at its path.
+while read -r p; do
+    [ -n "$p" ] || continue
+    mkdir -p "/host$p" && mount --bind "/hosttmp/${p#/tmp/}" "/host$p" ||
+        fail modules "$t" "cannot make the host's $p visible in the guest"
+done < /results/tmp-paths.list
 # The mount point exists unless the share is under /tmp, the guest's own.
 [ -d "/host$SHARE" ] || mkdir -p "/host$SHARE"
 mount --bind /results "/host$SHARE" ||
@@ -487,7 +497,7 @@ fi
 # --- The run -------------------------------------------------------------------
 
 # Clear what an earlier run left in --out (only that: it may be a shared dir).
-rm -rf "$out"/{status,job.env,tests.list,console.log,qemu.log,jtreg.log,rstream-baseline.txt,baseline,JTreport,JTwork}
+rm -rf "$out"/{status,job.env,tests.list,tmp-paths.list,console.log,qemu.log,jtreg.log,rstream-baseline.txt,baseline,JTreport,JTwork}
 
 # The jtreg work directory of the last run with the same JDK, jtreg and test
 # tree: the guest starts from a copy of it.
@@ -511,6 +521,7 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     [ ! -d "$jtwork_seed" ] || echo "JTWORK_SEED=$(shq "$jtwork_seed")"
 } > "$out/job.env"
 printf '%s\n' "${jtreg_tests[@]}" > "$out/tests.list"
+printf '%s\n' "${tmp_paths[@]}" > "$out/tmp-paths.list"
 : > "$out/status"
 
 total=$GUEST_TIMEOUT_SLACK
