@@ -51,7 +51,9 @@ bench: assemble
 	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark
 	@$(SCRIPTS)/bench.sh $(RDIO_CONF_DIR)
 
-review-diff: assemble
+# Only the diff goes to stdout, so that "make review-diff > fork.diff" works.
+review-diff: $(BUILD)/config.mk
+	@$(SCRIPTS)/assemble.sh $(RDIO_PRISTINE) >&2
 	@$(SCRIPTS)/review-diff.sh $(RDIO_PRISTINE)
 
 clean:

@@ -59,13 +59,7 @@ for p in "${patches[@]}"; do
     sed -n -e 's|^--- a/\([^\t ]*\).*|\1|p' -e 's|^+++ b/\([^\t ]*\).*|\1|p' \
         "$RDIO_TOP/make/patches/$p"
 done | sort -u > "$state/patched"
-while read -r f; do
-    if [ -f "$pristine/$f" ]; then
-        mkdir -p "$stage/$(dirname "$f")"
-        cp "$pristine/$f" "$stage/$f"
-        chmod u+w "$stage/$f"
-    fi
-done < "$state/patched"
+copy_pristine "$pristine" "$stage" < "$state/patched"
 
 for p in "${patches[@]}"; do
     rej=$state/$p.rej

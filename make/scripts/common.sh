@@ -66,6 +66,19 @@ debian_archive_uri() {
         grep -v security | grep -i debian | head -n1 | grep .
 }
 
+# Copies the files listed on stdin (paths relative to PRISTINE) that exist
+# upstream into DEST, writable, so that patches can be applied to them.
+copy_pristine() {   # PRISTINE DEST < LIST
+    local f
+    while read -r f; do
+        if [ -f "$1/$f" ]; then
+            mkdir -p "$2/$(dirname "$f")"
+            cp "$1/$f" "$2/$f"
+            chmod u+w "$2/$f"
+        fi
+    done
+}
+
 sha256_of() {
     sha256sum "$1" | cut -d' ' -f1
 }

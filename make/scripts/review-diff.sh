@@ -26,13 +26,7 @@ done < "$files"
 scratch=$RDIO_BUILD/review-check
 rm -rf "$scratch"
 mkdir -p "$scratch"
-while read -r f; do
-    if [ -f "$pristine/$f" ]; then
-        mkdir -p "$scratch/$(dirname "$f")"
-        cp "$pristine/$f" "$scratch/$f"
-        chmod u+w "$scratch/$f"
-    fi
-done < "$files"
+copy_pristine "$pristine" "$scratch" < "$files"
 if [ -s "$diff" ]; then
     patch -p1 -d "$scratch" --fuzz=0 --no-backup-if-mismatch -s < "$diff" >&2 ||
         die "the review diff does not apply to pristine upstream $UPSTREAM_VERSION"
