@@ -17,8 +17,6 @@ TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
-include $(TOP)/make/upstream.conf
-
 .DEFAULT_GOAL := images
 .PHONY: images assemble test test-rdio test-rdma bench review-diff clean dist-clean
 
