@@ -24,7 +24,8 @@ if [ ! -f "$root/.rdio-complete" ]; then
         dpkg -x "$deb" "$root.tmp" || die "cannot unpack $deb"
     done
     # Jars that the package links to its dependencies' copies in
-    # /usr/share/java must resolve inside our root, not on the host.
+    # /usr/share/java must resolve inside our root (its final path), not on
+    # the host.
     for jar in "$root.tmp"/usr/share/jtreg/lib/*.jar; do
         if [ -L "$jar" ]; then
             target=$(readlink "$jar")
@@ -35,12 +36,6 @@ if [ ! -f "$root/.rdio-complete" ]; then
     done
     rm -rf "$root.tmp/debs"
     mv "$root.tmp" "$root"
-    # Re-point absolute links from $root.tmp to $root after the move.
-    for jar in "$home"/lib/*.jar; do
-        if [ -L "$jar" ]; then
-            ln -sfn "$(readlink "$jar" | sed "s|^$root.tmp|$root|")" "$jar"
-        fi
-    done
     [ -f "$home/lib/jtreg.jar" ] || die "$JTREG_PACKAGE did not provide lib/jtreg.jar"
     touch "$root/.rdio-complete"
 fi
