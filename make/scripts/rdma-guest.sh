@@ -425,22 +425,55 @@ set --
 while read -r test; do set -- "$@" "$test"; done < /results/tests.list
 # The harness's own JVM needs no C2 (it only costs emulated CPU time), and
 # -report:files keeps the report to the tests named: jtreg's default report
-# walks the whole test tree, which takes minutes under TCG.
-timeout -s KILL "$TIMEOUT_TESTS" $in_host \
-    "$JDK/bin/java" -XX:TieredStopAtLevel=1 -jar "$JTREG_HOME/lib/jtreg.jar" \
-    -jdk:"$JDK" -dir:"$TEST_ROOT" -w:/tmp/JTwork -r:"$SHARE/JTreport" -report:files \
-    -agentvm -conc:1 -verbose:summary \
-    -timeoutFactor:"$JTREG_TIMEOUT_FACTOR" -e:RDIO_RDMA_SERVER_ADDR="$SERVER_ADDR" \
-    "$@" > /results/jtreg.log 2>&1
+# walks the whole test tree, which takes minutes under TCG.  It runs in a
+# writable directory, so that a JVM that crashes leaves its hs_err file
+# where the crash logs are collected from.
+run_jtreg() {
+    timeout -s KILL "$TIMEOUT_TESTS" $in_host sh -c 'mkdir -p /tmp/jtreg-cwd && cd /tmp/jtreg-cwd && exec "$@"' sh \
+        "$JDK/bin/java" -XX:TieredStopAtLevel=1 -jar "$JTREG_HOME/lib/jtreg.jar" \
+        -jdk:"$JDK" -dir:"$TEST_ROOT" -w:/tmp/JTwork -r:"$SHARE/JTreport" -report:files \
+        -agentvm -conc:1 -verbose:summary \
+        -timeoutFactor:"$JTREG_TIMEOUT_FACTOR" -e:RDIO_RDMA_SERVER_ADDR="$SERVER_ADDR" \
+        "$@" > /results/jtreg.log 2>&1
+}
+# The crash logs of JVMs that died in this run, and the first one's frame.
+# A JVM writes it to its working directory, or to /tmp when it cannot.
+crash_logs() {
+    { find /host/tmp -maxdepth 1 -name 'hs_err_pid*.log'
+      find /host/tmp/jtreg-cwd /host/tmp/JTwork -name 'hs_err_pid*.log'; } 2>/dev/null
+}
+crashes() {
+    crash_logs | while read -r f; do
+        mkdir -p /results/crashes && cp "$f" /results/crashes/ && echo "/results/crashes/${f##*/}"
+    done
+}
+crash_frame() {   # FILE: its "Problematic frame" line and the one after
+    grep -A1 '^# Problematic frame:' "$1" 2>/dev/null | tail -n1 | oneline
+}
+run_jtreg "$@"
 rc=$?
+# A JVM that crashes before jtreg runs a test (seen once, in CI: the javac
+# that compiles the harness's property definitions, under TCG) is retried
+# once, and said so; a crash in a test is a failure.
+if [ "$rc" != 0 ] && [ ! -s /results/JTreport/text/summary.txt ] &&
+   grep -q 'A fatal error has been detected' /results/jtreg.log; then
+    first=$(crashes | head -n1)
+    mv /results/jtreg.log /results/jtreg-crashed.log
+    echo "a JVM crashed before any test ran, after $(since "$t") s: $(crash_frame "$first") ($first); jtreg ran again" > /results/retried
+    crash_logs | xargs rm -f
+    run_jtreg "$@"
+    rc=$?
+fi
 # The .jtr files, for the per-test times and for post-mortems.
 cp -r /host/tmp/JTwork /results/JTwork 2>/dev/null
 summary=/results/JTreport/text/summary.txt
 if [ "$rc" = 137 ]; then
     fail tests "$t" "jtreg did not finish within $TIMEOUT_TESTS s (last output: $(grep -v '^Killed$' /results/jtreg.log | tail -n1 | oneline))"
 elif [ ! -s "$summary" ]; then
-    fail tests "$t" "jtreg ran no test (exit status $rc): $(tail -n3 /results/jtreg.log | oneline)"
+    first=$(crashes | head -n1)
+    fail tests "$t" "jtreg ran no test (exit status $rc): $(tail -n3 /results/jtreg.log | oneline)${first:+ (JVM crash: $(crash_frame "$first"), $first)}"
 fi
+crashes > /dev/null
 # Inside the guest there is no reason to skip: a skip is a failure.
 bad=$(grep -v -e '^$' "$summary" | grep -v 'Passed\.' ; grep 'Passed\..*Skipped:' "$summary")
 if [ -n "$bad" ]; then
@@ -497,7 +530,7 @@ fi
 # --- The run -------------------------------------------------------------------
 
 # Clear what an earlier run left in --out (only that: it may be a shared dir).
-rm -rf "$out"/{status,job.env,tests.list,tmp-paths.list,console.log,qemu.log,jtreg.log,rstream-baseline.txt,baseline,JTreport,JTwork}
+rm -rf "$out"/{status,job.env,tests.list,tmp-paths.list,console.log,qemu.log,jtreg.log,jtreg-crashed.log,crashes,retried,rstream-baseline.txt,baseline,JTreport,JTwork}
 
 # The jtreg work directory of the last run with the same JDK, jtreg and test
 # tree: the guest starts from a copy of it.
@@ -609,6 +642,7 @@ if [ -f "$out/JTreport/text/summary.txt" ]; then
             "$(awk -v ms="${ms:-0}" 'BEGIN { printf "%.1f", ms / 1000 }')"
     done < "$out/JTreport/text/summary.txt"
 fi
+[ ! -s "$out/retried" ] || note "tests: $(cat "$out/retried")"
 if [ -s "$out/rstream-baseline.txt" ] && grep -qv '^#' "$out/rstream-baseline.txt"; then
     note "rstream baseline ($out/rstream-baseline.txt):"
     sed "s/^/$RDIO_PROG:   /" "$out/rstream-baseline.txt"
