@@ -251,18 +251,31 @@ Java_jdk_internal_net_rdma_RdmaNet_listen0(JNIEnv *env, jclass cl, jint fd, jint
         throwErrno(env, errno, "listen");
 }
 
+/*
+ * Connects in blocking mode, then makes the socket non-blocking again: the
+ * whole handshake runs in this thread, on the socket's own event channel.
+ * A non-blocking rconnect hands the socket to librdmacm's connect service
+ * thread, and several of those at once were seen to deadlock (v44).
+ */
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_connect0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr, jint port)
 {
     struct sockaddr_storage ss;
     socklen_t len;
     toSockaddr(env, addr, port, &ss, &len);
-    if (p_rconnect(fd, (struct sockaddr *) &ss, len) < 0) {
-        if (errno == EINPROGRESS || errno == EAGAIN || errno == EALREADY)
-            return IOS_UNAVAILABLE;
-        if (errno == EINTR)
-            return IOS_INTERRUPTED;
+    int flags = p_rfcntl(fd, F_GETFL, 0);
+    if (flags < 0 || p_rfcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
         throwErrno(env, errno, "connect");
+        return IOS_UNAVAILABLE;
+    }
+    int rv;
+    do {
+        rv = p_rconnect(fd, (struct sockaddr *) &ss, len);
+    } while (rv < 0 && errno == EINTR);
+    int err = errno;
+    (void) p_rfcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    if (rv < 0) {
+        throwErrno(env, err, "connect");
         return IOS_UNAVAILABLE;
     }
     return 1;

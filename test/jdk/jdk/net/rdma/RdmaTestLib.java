@@ -107,19 +107,37 @@ public final class RdmaTestLib {
     }
 
     /** Each case's deadline, in seconds (rdio.rdma.caseTimeout). */
-    static final long CASE_TIMEOUT = Long.getLong("rdio.rdma.caseTimeout", 600);
+    static final long CASE_TIMEOUT = Long.getLong("rdio.rdma.caseTimeout", 300);
 
     /**
-     * Prints a progress line, also to the guest's console (its log,
-     * build/rdma-guest/console.log, shows where a run is while it runs).
+     * Prints a progress line, also to build/rdma-guest/progress.log when
+     * run by make/scripts/rdma-guest.sh, to show where a run is while it runs.
      */
     public static void log(String line) {
         System.out.println(line);
-        try (var out = new java.io.FileOutputStream("/dev/console")) {
-            out.write(("rdma-test: " + line + "\n").getBytes());
-        } catch (IOException | SecurityException e) {
-            // no console: stdout only
+        if (PROGRESS != null) {
+            try {
+                Files.writeString(PROGRESS, line + "\n", java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+            } catch (IOException | SecurityException e) {
+                // stdout only
+            }
         }
+    }
+
+    // build/rdma-guest/progress.log next to the assembled test tree, when
+    // that directory exists (the guest shares it read-write)
+    private static final Path PROGRESS;
+    static {
+        Path p = null;
+        String src = System.getProperty("test.src", "");
+        int i = src.indexOf("/build/src/test/jdk/");
+        if (i > 0) {
+            Path dir = Path.of(src.substring(0, i), "build", "rdma-guest");
+            if (Files.isDirectory(dir) && Files.isWritable(dir))
+                p = dir.resolve("progress.log");
+        }
+        PROGRESS = p;
     }
 
     /**
@@ -144,11 +162,14 @@ public final class RdmaTestLib {
             t.join(CASE_TIMEOUT * 1000);
             if (t.isAlive()) {
                 failure[0] = new AssertionError("not done after " + CASE_TIMEOUT + " s");
+                StringBuilder sb = new StringBuilder("thread dump:\n");
                 for (var e : Thread.getAllStackTraces().entrySet()) {
-                    System.out.println("\"" + e.getKey().getName() + "\" " + e.getKey().getState());
+                    sb.append('"').append(e.getKey().getName()).append("\" ")
+                      .append(e.getKey().getState()).append('\n');
                     for (StackTraceElement f : e.getValue())
-                        System.out.println("    at " + f);
+                        sb.append("    at ").append(f).append('\n');
                 }
+                log(sb.toString());
             }
             double secs = (System.nanoTime() - t0) / 1e9;
             if (failure[0] == null) {

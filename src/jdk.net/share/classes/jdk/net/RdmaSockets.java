@@ -84,6 +84,14 @@ import jdk.internal.net.rdma.RdmaProvider;
  * socket channel: interrupting a thread blocked on it closes it, even a
  * platform thread. A selector's {@code select} waits inside {@code rpoll}.
  *
+ * <p> Connection establishment is synchronous: {@code connect} returns
+ * once the RDMA handshake is done (a few milliseconds), also on a channel
+ * in non-blocking mode, where it then returns {@code true}. While the
+ * handshake runs, the connect cannot be interrupted or closed, and the
+ * timeout of {@link Socket#connect(java.net.SocketAddress, int)} is not
+ * applied; an unreachable address fails after the RDMA connection
+ * manager's own timeouts.
+ *
  * <p> Each connection pins memory for its buffers (about 260 KiB with the
  * defaults), which counts against {@code RLIMIT_MEMLOCK} unless the process
  * has {@code CAP_IPC_LOCK}, and rsockets supports descriptors up to 65535.

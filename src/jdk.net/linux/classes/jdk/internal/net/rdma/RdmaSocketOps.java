@@ -53,6 +53,8 @@ final class RdmaSocketOps extends SocketOps {
     private static final int SPINS = 16;
     private static final long MIN_PARK_NANOS = 20_000L;
     private static final long MAX_PARK_NANOS = 1_000_000L;
+    // park returns after this long at most; its callers retry the operation
+    private static final long MAX_WAIT_NANOS = 50_000_000L;
 
     // re-check listeners this often in a blocking select (accept readiness
     // may be signalled late by rsockets)
@@ -92,6 +94,14 @@ final class RdmaSocketOps extends SocketOps {
     private final Set<Integer> listeners = ConcurrentHashMap.newKeySet();
     private final AtomicInteger listenerCount = new AtomicInteger();
 
+    /*
+     * rlisten and rconnect are made by one thread at a time. Connects are
+     * synchronous (RdmaNet.connect0): several non-blocking connects at once
+     * were seen to deadlock inside librdmacm v44 (a thread stuck in
+     * rconnect, then every rlisten of the process behind it).
+     */
+    private static final Object CM_LOCK = new Object();
+
     RdmaSocketOps() { }
 
     private static long key(int fdVal, int event) {
@@ -130,7 +140,9 @@ final class RdmaSocketOps extends SocketOps {
     @Override
     public void listen(FileDescriptor fd, int backlog) throws IOException {
         int fdVal = IOUtil.fdVal(fd);
-        RdmaNet.listen0(fdVal, backlog);
+        synchronized (CM_LOCK) {
+            RdmaNet.listen0(fdVal, backlog);
+        }
         if (listeners.add(fdVal))
             listenerCount.incrementAndGet();
     }
@@ -141,7 +153,9 @@ final class RdmaSocketOps extends SocketOps {
     {
         InetSocketAddress isa = (InetSocketAddress) remote;
         byte[] addr = checkAddress(family, isa.getAddress());
-        return RdmaNet.connect0(IOUtil.fdVal(fd), addr, isa.getPort());
+        synchronized (CM_LOCK) {
+            return RdmaNet.connect0(IOUtil.fdVal(fd), addr, isa.getPort());
+        }
     }
 
     @Override
@@ -270,7 +284,8 @@ final class RdmaSocketOps extends SocketOps {
 
     @Override
     public void park(int fdVal, int event, long nanos, BooleanSupplier isOpen) {
-        long deadline = (nanos > 0) ? System.nanoTime() + nanos : 0;
+        long start = System.nanoTime();
+        long deadline = (nanos > 0) ? start + nanos : 0;
         long k = key(fdVal, event);
         Waiter w = new Waiter();
         waiters.put(k, w);
@@ -281,6 +296,8 @@ final class RdmaSocketOps extends SocketOps {
                     return;
                 if (RdmaNet.poll0(fdVal, event) != 0)
                     return;
+                if (i >= SPINS && System.nanoTime() - start > MAX_WAIT_NANOS)
+                    return;   // the caller retries the operation
                 long park = 0;
                 if (i >= SPINS) {
                     park = sleep;

@@ -1,0 +1,412 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+/*
+ * @test
+ * @summary Issue items 3, 4, 5 and 9: echo over every factory (Socket and
+ *          ServerSocket with streams, SocketChannel blocking with scatter/
+ *          gather, SocketChannel non-blocking with an RDMA Selector, both
+ *          with the Sockets and the RdmaSockets names); a 256 MiB transfer
+ *          with a CRC32 compared at both ends; 64 concurrent connections
+ *          served by one selector thread, each verifying its bytes, within a
+ *          time bound; an echo from 100 virtual threads.  Runs in the
+ *          Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ * @requires os.family == "linux"
+ * @run main/othervm/timeout=900 RdmaEcho
+ */
+
+import java.io.DataInputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
+
+import jdk.net.RdmaSockets;
+import jdk.net.Sockets;
+
+import static java.net.StandardProtocolFamily.INET;
+import static java.net.StandardProtocolFamily.INET6;
+
+public class RdmaEcho {
+    static final int MSG = 10_000;
+
+    public static void main(String[] args) throws Exception {
+        RdmaTestLib.runCases(List.of(
+                new RdmaTestLib.Case("Socket echo (Sockets.openRdmaSocket/ServerSocket)",
+                        () -> socketEcho(Sockets.openRdmaServerSocket(), Sockets.openRdmaSocket())),
+                new RdmaTestLib.Case("Socket echo (RdmaSockets.openSocket/ServerSocket INET)",
+                        () -> socketEcho(RdmaSockets.openServerSocket(INET), RdmaSockets.openSocket(INET))),
+                new RdmaTestLib.Case("SocketChannel blocking echo, scatter/gather",
+                        () -> blockingChannelEcho(Sockets.openRdmaServerSocketChannel(),
+                                                  Sockets.openRdmaSocketChannel())),
+                new RdmaTestLib.Case("SocketChannel blocking echo (RdmaSockets)",
+                        () -> blockingChannelEcho(RdmaSockets.openServerSocketChannel(INET),
+                                                  RdmaSockets.openSocketChannel(INET))),
+                new RdmaTestLib.Case("SocketChannel non-blocking echo with a Selector",
+                        () -> selectorEcho(1, 64 * 1024, 60)),
+                new RdmaTestLib.Case("256 MiB transfer with CRC32 at both ends",
+                        RdmaEcho::bigTransfer),
+                new RdmaTestLib.Case("100 virtual threads echo",
+                        RdmaEcho::virtualThreads),
+                new RdmaTestLib.Case("64 connections on one selector thread",
+                        () -> selectorEcho(64, 32 * 1024, 300))));
+    }
+
+    static byte[] message(int n, long seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++)
+            b[i] = RdmaTestLib.pattern(seed + i);
+        return b;
+    }
+
+    /** Accepts one connection and echoes it until EOF. */
+    static Thread socketEchoServer(ServerSocket ss) {
+        Thread t = new Thread(() -> {
+            try (Socket s = ss.accept()) {
+                InputStream in = s.getInputStream();
+                OutputStream out = s.getOutputStream();
+                byte[] buf = new byte[4096];
+                int n;
+                while ((n = in.read(buf)) > 0)
+                    out.write(buf, 0, n);
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        });
+        t.start();
+        return t;
+    }
+
+    static void socketEcho(ServerSocket ss, Socket s) throws Exception {
+        try (ss; s) {
+            ss.bind(RdmaTestLib.anyPort());
+            System.out.println("  server " + ss.getLocalSocketAddress());
+            Thread server = socketEchoServer(ss);
+            s.connect(ss.getLocalSocketAddress(), 30_000);
+            s.setSoTimeout(60_000);
+            System.out.println("  " + s.getLocalSocketAddress() + " -> " + s.getRemoteSocketAddress());
+            RdmaTestLib.check(s.isConnected() && s.getInetAddress().equals(RdmaTestLib.SERVER), "connected");
+            byte[] msg = message(MSG, 7);
+            s.getOutputStream().write(msg);
+            byte[] back = new byte[MSG];
+            new DataInputStream(s.getInputStream()).readFully(back);
+            RdmaTestLib.check(Arrays.equals(msg, back), "echoed bytes differ");
+            s.shutdownOutput();
+            RdmaTestLib.check(s.getInputStream().read() == -1, "EOF after the server closes");
+            server.join(60_000);
+            RdmaTestLib.check(!server.isAlive(), "server done");
+        }
+        RdmaTestLib.check(s.isClosed() && ss.isClosed(), "closed");
+    }
+
+    static void blockingChannelEcho(ServerSocketChannel ssc, SocketChannel sc) throws Exception {
+        try (ssc; sc) {
+            ssc.bind(RdmaTestLib.anyPort());
+            InetSocketAddress local = (InetSocketAddress) ssc.getLocalAddress();
+            RdmaTestLib.check(local.getPort() != 0, "bound to a port: " + local);
+            Thread server = new Thread(() -> {
+                try (SocketChannel peer = ssc.accept()) {
+                    RdmaTestLib.check(peer.isBlocking(), "accepted channel is blocking");
+                    RdmaTestLib.check(peer.getLocalAddress().equals(local), "accepted local address "
+                            + peer.getLocalAddress());
+                    // scatter read, gather write
+                    ByteBuffer[] bufs = { ByteBuffer.allocate(100), ByteBuffer.allocateDirect(3000),
+                                          ByteBuffer.allocate(7000) };
+                    long total = 0;
+                    while (total < MSG) {
+                        long n = peer.read(bufs);
+                        if (n < 0)
+                            throw new AssertionError("EOF at " + total);
+                        total += n;
+                    }
+                    for (ByteBuffer b : bufs)
+                        b.flip();
+                    while (bufs[2].hasRemaining())
+                        peer.write(bufs);
+                    ByteBuffer one = ByteBuffer.allocate(1);
+                    RdmaTestLib.check(peer.read(one) == -1, "server sees EOF after shutdownOutput");
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            server.start();
+            RdmaTestLib.check(sc.connect(local), "blocking connect returns true");
+            RdmaTestLib.check(sc.isConnected() && sc.getRemoteAddress().equals(local), "remote address");
+            RdmaTestLib.check(((InetSocketAddress) sc.getLocalAddress()).getAddress().equals(RdmaTestLib.SERVER),
+                    "local address " + sc.getLocalAddress());
+            ByteBuffer a = ByteBuffer.wrap(message(4000, 0));
+            ByteBuffer b = ByteBuffer.allocateDirect(MSG - 4000);
+            RdmaTestLib.fill(b, 4000);
+            ByteBuffer[] srcs = { a, b };
+            while (b.hasRemaining())
+                sc.write(srcs);
+            ByteBuffer back = RdmaTestLib.readFully(sc, MSG);
+            RdmaTestLib.check(back.equals(ByteBuffer.wrap(message(MSG, 0))), "echoed bytes differ");
+            sc.shutdownOutput();
+            server.join(60_000);
+            RdmaTestLib.check(!server.isAlive(), "server done");
+            ByteBuffer one = ByteBuffer.allocate(1);
+            RdmaTestLib.check(sc.read(one) == -1, "EOF after the server closes");
+        }
+    }
+
+    /**
+     * count clients send bytes to an echo server that is one thread with one
+     * RDMA selector; the clients are driven by another thread with another
+     * RDMA selector. Everything is non-blocking, and all connections are
+     * open at once.
+     */
+    static void selectorEcho(int count, int bytesPerClient, int boundSeconds) throws Exception {
+        long t0 = System.nanoTime();
+        try (Selector sel = RdmaSockets.openSelector();
+             Selector cs = Sockets.openRdmaSelector();
+             ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.bind(RdmaTestLib.anyPort(), count);
+            ssc.configureBlocking(false);
+            ssc.register(sel, SelectionKey.OP_ACCEPT);
+            InetSocketAddress addr = (InetSocketAddress) ssc.getLocalAddress();
+            Throwable[] serverFailure = new Throwable[1];
+            int[] maxOpen = new int[1];
+            Thread server = new Thread(() -> {
+                try {
+                    maxOpen[0] = serve(sel, count);
+                } catch (Throwable e) {
+                    serverFailure[0] = e;
+                }
+            }, "selector");
+            server.start();
+
+            record Client(SocketChannel sc, ByteBuffer out, ByteBuffer in, byte[] expected) { }
+            List<Client> clients = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                SocketChannel sc = Sockets.openRdmaSocketChannel();
+                byte[] msg = message(bytesPerClient, i * 1_000_003L);
+                Client c = new Client(sc, ByteBuffer.wrap(msg), ByteBuffer.allocate(bytesPerClient), msg);
+                clients.add(c);
+                if (count == 1) {
+                    // non-blocking connect, completed through the selector
+                    sc.configureBlocking(false);
+                    boolean now = sc.connect(addr);
+                    sc.register(cs, now ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_CONNECT, c);
+                } else {
+                    // one connect at a time (see doc/rdma-sockets-design.md, section 10), then all
+                    // connections are open at once, non-blocking
+                    sc.connect(addr);
+                    sc.configureBlocking(false);
+                    sc.register(cs, SelectionKey.OP_READ | SelectionKey.OP_WRITE, c);
+                    if ((i + 1) % 16 == 0)
+                        RdmaTestLib.log("  " + (i + 1) + " of " + count + " connected");
+                }
+            }
+            int done = 0;
+            long deadline = t0 + TimeUnit.SECONDS.toNanos(boundSeconds);
+            while (done < count) {
+                if (System.nanoTime() > deadline)
+                    throw new AssertionError(done + " of " + count + " clients done after " + boundSeconds + " s");
+                cs.select(1000);
+                Iterator<SelectionKey> it = cs.selectedKeys().iterator();
+                while (it.hasNext()) {
+                    SelectionKey k = it.next();
+                    it.remove();
+                    Client c = (Client) k.attachment();
+                    if (k.isConnectable()) {
+                        if (c.sc().finishConnect())
+                            k.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                        continue;
+                    }
+                    if (k.isWritable() && c.out().hasRemaining()) {
+                        c.sc().write(c.out());
+                        if (!c.out().hasRemaining())
+                            k.interestOps(SelectionKey.OP_READ);
+                    }
+                    if (k.isReadable()) {
+                        if (c.sc().read(c.in()) < 0)
+                            throw new AssertionError("EOF");
+                        if (!c.in().hasRemaining()) {
+                            RdmaTestLib.check(c.in().flip().equals(ByteBuffer.wrap(c.expected())),
+                                    "echoed bytes differ");
+                            k.cancel();
+                            c.sc().close();
+                            done++;
+                            if (done % 16 == 0)
+                                RdmaTestLib.log("  " + done + " of " + count + " clients done");
+                        }
+                    }
+                }
+            }
+            server.join(TimeUnit.SECONDS.toMillis(boundSeconds));
+            RdmaTestLib.check(!server.isAlive(), "selector thread done");
+            if (serverFailure[0] != null)
+                throw new AssertionError("server: " + serverFailure[0], serverFailure[0]);
+            System.out.println("  at most " + maxOpen[0] + " connections open at once on the server");
+            RdmaTestLib.check(count == 1 || maxOpen[0] > 1, "connections were concurrent");
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("  %d connections x %d bytes echoed in %.1f s%n", count, bytesPerClient, secs);
+        RdmaTestLib.check(secs < boundSeconds, "took longer than " + boundSeconds + " s");
+    }
+
+    /**
+     * The echo server's loop: accepts count connections, echoes each until
+     * EOF; returns how many were open at once at most.
+     */
+    static int serve(Selector sel, int count) throws Exception {
+        int accepted = 0, finished = 0, maxOpen = 0;
+        while (finished < count) {
+            sel.select(5000);
+            Iterator<SelectionKey> it = sel.selectedKeys().iterator();
+            while (it.hasNext()) {
+                SelectionKey k = it.next();
+                it.remove();
+                if (k.isAcceptable()) {
+                    SocketChannel sc;
+                    while ((sc = ((ServerSocketChannel) k.channel()).accept()) != null) {
+                        sc.configureBlocking(false);
+                        sc.register(sel, SelectionKey.OP_READ, ByteBuffer.allocate(8192));
+                        accepted++;
+                        maxOpen = Math.max(maxOpen, accepted - finished);
+                    }
+                    continue;
+                }
+                SocketChannel sc = (SocketChannel) k.channel();
+                ByteBuffer buf = (ByteBuffer) k.attachment();
+                if (buf.hasRemaining() && sc.read(buf) < 0) {
+                    k.cancel();
+                    sc.close();
+                    finished++;
+                    continue;
+                }
+                buf.flip();
+                sc.write(buf);
+                buf.compact();
+                k.interestOps((buf.hasRemaining() ? SelectionKey.OP_READ : 0)
+                        | (buf.position() > 0 ? SelectionKey.OP_WRITE : 0));
+            }
+        }
+        RdmaTestLib.check(accepted == count, "accepted " + accepted + " of " + count);
+        return maxOpen;
+    }
+
+    static void bigTransfer() throws Exception {
+        final long total = 256L << 20;
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.bind(RdmaTestLib.anyPort());
+            long[] serverCrc = new long[1];
+            Thread server = new Thread(() -> {
+                try (SocketChannel peer = ssc.accept()) {
+                    CRC32 crc = new CRC32();
+                    ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+                    long got = 0;
+                    int n;
+                    while ((n = peer.read(buf.clear())) >= 0) {
+                        buf.flip();
+                        crc.update(buf);
+                        got += n;
+                    }
+                    RdmaTestLib.check(got == total, "server received " + got);
+                    serverCrc[0] = crc.getValue();
+                    // report it to the client
+                    ByteBuffer r = ByteBuffer.allocate(8).putLong(crc.getValue()).flip();
+                    RdmaTestLib.writeFully(peer, r);
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            server.start();
+            try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
+                sc.connect(ssc.getLocalAddress());
+                CRC32 crc = new CRC32();
+                ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+                // pseudo-random data; each 1 MiB chunk starts with its number
+                byte[] chunk = new byte[1 << 20];
+                new java.util.Random(42).nextBytes(chunk);
+                long t0 = System.nanoTime();
+                long chunks = 0;
+                for (long sent = 0; sent < total; sent += chunk.length) {
+                    ByteBuffer.wrap(chunk).putLong(chunks++);
+                    crc.update(chunk);
+                    buf.clear().put(chunk).flip();
+                    RdmaTestLib.writeFully(sc, buf);
+                    if (chunks % 32 == 0)
+                        RdmaTestLib.log(String.format("  %d MiB sent, %.1f s", chunks,
+                                (System.nanoTime() - t0) / 1e9));
+                }
+                sc.shutdownOutput();
+                long remote = RdmaTestLib.readFully(sc, 8).getLong();
+                double secs = (System.nanoTime() - t0) / 1e9;
+                System.out.printf("  256 MiB in %.1f s (%.1f MB/s), crc %x / %x%n", secs,
+                        total / 1e6 / secs, crc.getValue(), remote);
+                RdmaTestLib.check(remote == crc.getValue(), "CRC32 differs: client " + crc.getValue()
+                        + ", server " + remote);
+            }
+            server.join(60_000);
+            RdmaTestLib.check(serverCrc[0] != 0, "server done");
+        }
+    }
+
+    static void virtualThreads() throws Exception {
+        final int n = 100;
+        java.util.concurrent.atomic.AtomicInteger vtDone = new java.util.concurrent.atomic.AtomicInteger();
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+             ExecutorService vts = Executors.newVirtualThreadPerTaskExecutor()) {
+            ssc.bind(RdmaTestLib.anyPort(), n);
+            InetSocketAddress addr = (InetSocketAddress) ssc.getLocalAddress();
+            // the server: a virtual thread accepts, and a virtual thread per connection echoes
+            Future<?> acceptor = vts.submit(() -> {
+                for (int i = 0; i < n; i++) {
+                    SocketChannel peer = ssc.accept();
+                    vts.submit(() -> {
+                        try (peer) {
+                            ByteBuffer b = ByteBuffer.allocate(4096);
+                            while (peer.read(b.clear()) > 0) {
+                                b.flip();
+                                RdmaTestLib.writeFully(peer, b);
+                            }
+                        }
+                        return null;
+                    });
+                }
+                return null;
+            });
+            List<Future<?>> clients = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                final long seed = i * 7919L;
+                clients.add(vts.submit(() -> {
+                    RdmaTestLib.check(Thread.currentThread().isVirtual(), "virtual");
+                    try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
+                        sc.connect(addr);
+                        byte[] msg = message(3000, seed);
+                        RdmaTestLib.writeFully(sc, ByteBuffer.wrap(msg));
+                        ByteBuffer back = RdmaTestLib.readFully(sc, msg.length);
+                        RdmaTestLib.check(back.equals(ByteBuffer.wrap(msg)), "echoed bytes differ");
+                    }
+                    int d = vtDone.incrementAndGet();
+                    if (d % 20 == 0)
+                        RdmaTestLib.log("  " + d + " of " + n + " virtual-thread clients done");
+                    return null;
+                }));
+            }
+            for (Future<?> f : clients)
+                f.get(300, TimeUnit.SECONDS);
+            acceptor.get(60, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,174 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+/*
+ * @test
+ * @summary Issue item 10: interop with librdmacm's rstream tool.  A Java
+ *          client (Sockets.openRdmaSocketChannel) against an rstream server,
+ *          and an rstream client against a Java server
+ *          (Sockets.openRdmaServerSocket, streams), both with rstream's
+ *          verification (-T v): its protocol is a 16-byte exchange, then per
+ *          iteration count transfers of size bytes from client to server
+ *          and back, bytes counting up modulo 256 in each direction.  Java
+ *          checks every byte it receives, rstream too.  Runs in the
+ *          Soft-RoCE guest.
+ * @requires os.family == "linux"
+ * @run main/othervm/timeout=600 RdmaInterop
+ */
+
+import java.io.DataInputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import jdk.net.Sockets;
+
+public class RdmaInterop {
+    static final long TIMEOUT_SECONDS = 120;
+
+    public static void main(String[] args) throws Exception {
+        RdmaTestLib.runCases(List.of(
+                new RdmaTestLib.Case("Java client, rstream server, 64 B x 1 x 100",
+                        () -> javaClient(7481, 64, 1, 100)),
+                new RdmaTestLib.Case("Java client, rstream server, 64 KiB x 20 x 2",
+                        () -> javaClient(7482, 65536, 20, 2)),
+                new RdmaTestLib.Case("rstream client, Java server, 64 B x 1 x 100",
+                        () -> javaServer(7483, 64, 1, 100)),
+                new RdmaTestLib.Case("rstream client, Java server, 64 KiB x 20 x 2",
+                        () -> javaServer(7484, 65536, 20, 2))));
+    }
+
+    /** rstream's byte stream: each side's bytes count up from 0, modulo 256. */
+    static final class Counter {
+        long n;
+
+        byte[] next(int size) {
+            byte[] b = new byte[size];
+            for (int i = 0; i < size; i++)
+                b[i] = (byte) n++;
+            return b;
+        }
+
+        void verify(byte[] b) {
+            for (int i = 0; i < b.length; i++, n++)
+                if (b[i] != (byte) n)
+                    throw new AssertionError("byte " + n + " is " + (b[i] & 0xff) + ", expected " + (n & 0xff));
+        }
+    }
+
+    static List<String> rstream(String role, int port, int size, int count, int iters) {
+        List<String> cmd = new ArrayList<>(List.of(tool("rstream"), role, RdmaTestLib.SERVER.getHostAddress(),
+                "-p", Integer.toString(port), "-S", Integer.toString(size), "-C", Integer.toString(count),
+                "-I", Integer.toString(iters), "-T", "v"));
+        return cmd;
+    }
+
+    static void javaClient(int port, int size, int count, int iters) throws Exception {
+        Path log = Path.of("rstream-server-" + port + ".log");
+        Process server = start(rstream("-b", port, size, count, iters), log);
+        try {
+            SocketChannel sc = null;
+            // the server listens a moment after it starts
+            for (int i = 0; sc == null; i++) {
+                SocketChannel c = Sockets.openRdmaSocketChannel();
+                try {
+                    c.connect(new InetSocketAddress(RdmaTestLib.SERVER, port));
+                    sc = c;
+                } catch (java.net.ConnectException e) {
+                    c.close();
+                    if (i > 100 || !server.isAlive())
+                        throw new AssertionError("cannot connect to rstream: " + e + "; " + Files.readString(log), e);
+                    Thread.sleep(200);
+                }
+            }
+            try (SocketChannel c = sc) {
+                Counter out = new Counter(), in = new Counter();
+                RdmaTestLib.writeFully(c, ByteBuffer.wrap(out.next(16)));
+                in.verify(RdmaTestLib.readFully(c, 16).array());
+                long t0 = System.nanoTime();
+                for (int it = 0; it < iters; it++) {
+                    for (int t = 0; t < count; t++)
+                        RdmaTestLib.writeFully(c, ByteBuffer.wrap(out.next(size)));
+                    for (int t = 0; t < count; t++)
+                        in.verify(RdmaTestLib.readFully(c, size).array());
+                }
+                System.out.printf("  Java client: %d bytes each way verified in %.2f s%n",
+                        (long) size * count * iters, (System.nanoTime() - t0) / 1e9);
+            }
+            finish(server, log, "rstream server");
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
+    static void javaServer(int port, int size, int count, int iters) throws Exception {
+        Path log = Path.of("rstream-client-" + port + ".log");
+        try (ServerSocket ss = Sockets.openRdmaServerSocket()) {
+            ss.setReuseAddress(true);
+            ss.bind(new InetSocketAddress(RdmaTestLib.SERVER, port));
+            Process client = start(rstream("-s", port, size, count, iters), log);
+            try {
+                ss.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+                try (Socket s = ss.accept()) {
+                    s.setSoTimeout((int) TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+                    DataInputStream din = new DataInputStream(s.getInputStream());
+                    OutputStream dout = s.getOutputStream();
+                    Counter out = new Counter(), in = new Counter();
+                    byte[] b = new byte[16];
+                    din.readFully(b);
+                    in.verify(b);
+                    dout.write(out.next(16));
+                    b = new byte[size];
+                    for (int it = 0; it < iters; it++) {
+                        for (int t = 0; t < count; t++) {
+                            din.readFully(b);
+                            in.verify(b);
+                        }
+                        for (int t = 0; t < count; t++)
+                            dout.write(out.next(size));
+                    }
+                    finish(client, log, "rstream client");
+                }
+            } finally {
+                client.destroyForcibly();
+            }
+        }
+    }
+
+    static void finish(Process p, Path log, String what) throws Exception {
+        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+            throw new AssertionError(what + " did not finish: " + Files.readString(log));
+        String out = Files.readString(log);
+        System.out.print(out.indent(4));
+        if (p.exitValue() != 0)
+            throw new AssertionError(what + " failed (exit status " + p.exitValue() + "): " + out);
+        if (out.lines().noneMatch(l -> l.startsWith("custom ")))
+            throw new AssertionError(what + " reports no completed transfer: " + out);
+    }
+
+    static Process start(List<String> cmd, Path log) throws Exception {
+        System.out.println("  $ " + String.join(" ", cmd));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** The path of an rdma-core tool. */
+    static String tool(String name) {
+        for (String dir : List.of("/usr/bin", "/usr/sbin", "/bin", "/sbin")) {
+            Path p = Path.of(dir, name);
+            if (Files.isExecutable(p))
+                return p.toString();
+        }
+        throw new AssertionError(name + " (rdmacm-utils) is not installed");
+    }
+}

@@ -1,0 +1,118 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+/*
+ * @test
+ * @summary Issue items 1 and 2: the talk's RDMA WebServer and WebClient
+ *          (talk/, unchanged but for the slide's typos) compile without a
+ *          deprecation warning and run at several transfer sizes; so do the
+ *          same programs written against jdk.net.RdmaSockets.  As on the
+ *          slide, the server binds InetAddress.getLocalHost() port 9000 and
+ *          the client connects to 30.30.30.1: the test puts 30.30.30.1 on
+ *          the RDMA device's interface and maps the host name to it with
+ *          jdk.net.hosts.file.  The examples' loops end only when every byte
+ *          went both ways (a short stream or EOF never ends them), so each
+ *          run has a deadline.
+ * @requires os.family == "linux"
+ * @compile -Xlint:deprecation -Werror talk/WebServer.java talk/WebClient.java
+ *          talk/RdmaSocketsWebServer.java talk/RdmaSocketsWebClient.java
+ * @run main/othervm -Djdk.net.hosts.file=talk.hosts TalkWebExamples
+ */
+
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+public class TalkWebExamples {
+    static final String TALK_ADDR = "30.30.30.1";
+    static final long DEADLINE_SECONDS = 120;
+
+    interface Main {
+        void main(String[] args) throws Exception;
+    }
+
+    public static void main(String[] args) throws Exception {
+        String host = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+        Files.writeString(Path.of("talk.hosts"), TALK_ADDR + " " + host + "\n");
+
+        NetworkInterface nif = NetworkInterface.getByInetAddress(RdmaTestLib.SERVER);
+        RdmaTestLib.check(nif != null, "no interface has " + RdmaTestLib.SERVER
+                + ": run in the RDMA test guest (make/scripts/rdma-guest.sh)");
+        boolean added = false;
+        if (NetworkInterface.getByInetAddress(InetAddress.getByName(TALK_ADDR)) == null) {
+            ip("addr", "add", TALK_ADDR + "/32", "dev", nif.getName());
+            added = true;
+        }
+        try {
+            System.out.println("getLocalHost() = " + InetAddress.getLocalHost());
+            RdmaTestLib.check(InetAddress.getLocalHost().getHostAddress().equals(TALK_ADDR),
+                    "getLocalHost() does not resolve to " + TALK_ADDR);
+            for (int size : new int[] { 1, 4096, 65536, 1 << 20 }) {
+                run("Sockets", WebServer::main, WebClient::main, size);
+                run("RdmaSockets", RdmaSocketsWebServer::main, RdmaSocketsWebClient::main, size);
+            }
+        } finally {
+            if (added)
+                ip("addr", "del", TALK_ADDR + "/32", "dev", nif.getName());
+        }
+    }
+
+    static void run(String api, Main server, Main client, int size) throws Exception {
+        String[] argv = { Integer.toString(size) };
+        Throwable[] failure = new Throwable[2];
+        Thread st = new Thread(() -> {
+            try {
+                server.main(argv);
+            } catch (Throwable t) {
+                failure[0] = t;
+            }
+        }, "WebServer");
+        long t0 = System.nanoTime();
+        st.start();
+        // the server listens once it is in accept
+        while (st.isAlive() && !inAccept(st))
+            Thread.sleep(10);
+        Thread ct = new Thread(() -> {
+            try {
+                client.main(argv);
+            } catch (Throwable t) {
+                failure[1] = t;
+            }
+        }, "WebClient");
+        ct.start();
+        ct.join(TimeUnit.SECONDS.toMillis(DEADLINE_SECONDS));
+        st.join(TimeUnit.SECONDS.toMillis(DEADLINE_SECONDS));
+        if (ct.isAlive() || st.isAlive())
+            throw new AssertionError(api + " example, " + size + " bytes: not done after "
+                    + DEADLINE_SECONDS + " s (client alive " + ct.isAlive() + ", server alive "
+                    + st.isAlive() + ")");
+        for (Throwable t : failure)
+            if (t != null)
+                throw new AssertionError(api + " example, " + size + " bytes: " + t, t);
+        System.out.printf("%s example, %d bytes each way: %.2f s%n", api, size,
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    static boolean inAccept(Thread t) {
+        for (StackTraceElement e : t.getStackTrace())
+            if (e.getMethodName().equals("accept") && e.getClassName().contains("ServerSocketChannel"))
+                return true;
+        return false;
+    }
+
+    static void ip(String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>();
+        cmd.add(Files.isExecutable(Path.of("/usr/sbin/ip")) ? "/usr/sbin/ip" : "/sbin/ip");
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0)
+            throw new AssertionError(String.join(" ", cmd) + " failed: " + out);
+        System.out.println("$ " + String.join(" ", cmd) + " " + out.strip());
+    }
+}
