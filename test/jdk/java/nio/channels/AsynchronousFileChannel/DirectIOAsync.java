@@ -12,6 +12,8 @@
  *          address fails the operation with an IOException naming it.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
+ * @library ../FileChannel/directio/lib
+ * @build Ext4Dir
  * @run main/othervm DirectIOAsync
  */
 
@@ -51,7 +53,7 @@ public class DirectIOAsync {
     }
 
     public static void main(String[] args) throws Exception {
-        Path file = Path.of("async.bin").toAbsolutePath();
+        Path file = Ext4Dir.get().resolve("async.bin");
         byte[] content = new byte[64 * 1024];
         for (int i = 0; i < content.length; i++)
             content[i] = (byte) (i * 17 + 5);

@@ -15,6 +15,8 @@
  *          than the block size upstream requires.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
+ * @library lib
+ * @build Ext4Dir
  * @run main/othervm DirectIOAlignmentMatrix
  */
 
@@ -51,7 +53,7 @@ public class DirectIOAlignmentMatrix {
     }
 
     public static void main(String[] args) throws Exception {
-        file = Path.of("matrix.bin").toAbsolutePath();
+        file = Ext4Dir.get().resolve("matrix.bin");
         byte[] content = new byte[FILE_SIZE];
         for (int i = 0; i < FILE_SIZE; i++)
             content[i] = pattern(i);

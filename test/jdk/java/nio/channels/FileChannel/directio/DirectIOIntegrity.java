@@ -10,6 +10,8 @@
  *          and with DONTCACHE; the CRC32C of every read equals the written.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
+ * @library lib
+ * @build Ext4Dir
  * @run main/othervm DirectIOIntegrity
  */
 
@@ -31,7 +33,7 @@ public class DirectIOIntegrity {
     static final int CHUNK = 1 << 20;
 
     public static void main(String[] args) throws Exception {
-        Path file = Path.of("integrity.bin").toAbsolutePath();
+        Path file = Ext4Dir.get().resolve("integrity.bin");
         Files.deleteIfExists(file);
         Files.createFile(file);
         DirectIO.Alignment a = DirectIO.alignment(file).orElseThrow();

@@ -12,6 +12,8 @@
  *          (util-linux), which reads it with mincore(2).
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
+ * @library lib
+ * @build Ext4Dir
  * @run main/othervm DirectIOPageCache
  */
 
@@ -33,7 +35,7 @@ public class DirectIOPageCache {
     static ByteBuffer buf;
 
     public static void main(String[] args) throws Exception {
-        Path dir = Path.of("").toAbsolutePath();
+        Path dir = Ext4Dir.get();
         DirectIO.Alignment a;
         {
             Path probe = Files.createTempFile(dir, "probe", ".bin");

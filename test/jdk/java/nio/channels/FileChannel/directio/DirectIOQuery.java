@@ -14,6 +14,8 @@
  *          leaks.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported jdk.zipfs
+ * @library lib
+ * @build Ext4Dir
  * @run main/othervm DirectIOQuery
  */
 
@@ -50,7 +52,7 @@ public class DirectIOQuery {
 
     public static void main(String[] args) throws Exception {
         // ext4 (the work directory): the kernel's values, exact.
-        Path ext4File = Files.write(Path.of("query.bin").toAbsolutePath(), new byte[65536]);
+        Path ext4File = Files.write(Ext4Dir.get().resolve("query.bin"), new byte[65536]);
         String fs = Files.getFileStore(ext4File).type();
         check(fs.equals("ext4"), "the work directory is on ext4 (it is on " + fs + ")");
         DirectIO.Alignment a = DirectIO.alignment(ext4File).orElseThrow();
@@ -78,7 +80,7 @@ public class DirectIOQuery {
         }
 
         // A directory and a procfs file: no direct I/O.
-        check(DirectIO.alignment(Path.of("").toAbsolutePath()).isEmpty(), "a directory: empty");
+        check(DirectIO.alignment(Ext4Dir.get()).isEmpty(), "a directory: empty");
         Path proc = Path.of("/proc/self/status");
         check(!DirectIO.isSupported(proc), "procfs: not supported");
 
@@ -106,12 +108,12 @@ public class DirectIOQuery {
             check(true, "null: NullPointerException");
         }
         try {
-            DirectIO.alignment(Path.of("does-not-exist.bin").toAbsolutePath());
+            DirectIO.alignment(Ext4Dir.get().resolve("does-not-exist.bin"));
             throw new AssertionError("a missing file gave an answer");
         } catch (NoSuchFileException e) {
             check(true, "missing file: " + e);
         }
-        Path zip = Path.of("query.zip").toAbsolutePath();
+        Path zip = Ext4Dir.get().resolve("query.zip");
         try (FileSystem zfs = FileSystems.newFileSystem(URI.create("jar:" + zip.toUri()), Map.of("create", "true"))) {
             Path inZip = Files.write(zfs.getPath("/x"), new byte[1]);
             DirectIO.alignment(inZip);

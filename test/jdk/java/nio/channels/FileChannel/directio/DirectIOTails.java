@@ -11,6 +11,8 @@
  *          where reads at and past EOF return the right counts.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
+ * @library lib
+ * @build Ext4Dir
  * @run main/othervm DirectIOTails
  */
 
@@ -33,7 +35,7 @@ public class DirectIOTails {
     }
 
     public static void main(String[] args) throws Exception {
-        Path file = Path.of("tail.bin").toAbsolutePath();
+        Path file = Ext4Dir.get().resolve("tail.bin");
         Files.deleteIfExists(file);
         Files.createFile(file);
         DirectIO.Alignment a = DirectIO.alignment(file).orElseThrow();

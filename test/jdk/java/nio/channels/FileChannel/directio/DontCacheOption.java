@@ -13,6 +13,8 @@
  *          IllegalArgumentException; AsynchronousFileChannel refuses it.
  * @requires os.family == "linux"
  * @modules jdk.unsupported
+ * @library lib
+ * @build Ext4Dir
  * @run main/othervm DontCacheOption
  */
 
@@ -44,7 +46,7 @@ public class DontCacheOption {
     }
 
     public static void main(String[] args) throws Exception {
-        Path file = Path.of("dontcache.bin").toAbsolutePath();
+        Path file = Ext4Dir.get().resolve("dontcache.bin");
         byte[] a = bytes(10_001, 1), b = bytes(777, 2), c = bytes(3, 3);
         try (FileChannel ch = FileChannel.open(file, CREATE, TRUNCATE_EXISTING, READ, WRITE, DONTCACHE)) {
             check(ch.write(ByteBuffer.wrap(a)) == a.length, "relative write of " + a.length + " heap bytes");
