@@ -112,9 +112,9 @@ modes=(DIRECT BUFFERED_COLD DONTCACHE)
 declare -A bs=([RAND_4K]=4k [RAND_512]=512 [SEQ_1M]=1m)
 declare -A rw=([RAND_4K]=randread [RAND_512]=randread [SEQ_1M]=read)
 declare -A bytes=([RAND_4K]=4096 [RAND_512]=512 [SEQ_1M]=1048576)
-declare -A res   # res[jdk,workload,mode] = "us err" | n/a | refused | failed
+declare -A res   # res[jdk,workload,mode] = "median min max iterations" | n/a | refused | failed
 declare -A cache # cache[jdk,workload,mode] = residency after the case
-declare -A fio_us fio_before fio_after fio_cache
+declare -A fio_res fio_cache # fio_res[workload] = "median min max windows"
 
 log=$out/run.log
 : > "$log"
@@ -124,33 +124,51 @@ t0=$SECONDS
 note "file $file ($fstype); fio ${fio_ramp}+${fio_runtime} s per workload; JMH options: ${BENCH_OPTS:-the defaults of the class}; log in $log"
 
 # fio: psync, O_DIRECT, queue depth 1, one job, same file and pattern; its
-# random map reads every block once per pass, as the benchmark does.  Prints
-# the mean time per read in µs (1e6 / IOPS; terse v3 field 8 is read IOPS).
-run_fio() {   # WORKLOAD
-    local terse us
+# random map reads every block once per pass, as the benchmark does.  It
+# logs its IOPS averaged over 2 s windows, the length of a JMH iteration;
+# each window's mean time per read in µs goes to $out/fio-WORKLOAD.us.
+run_fio() {   # WORKLOAD RUN
+    local terse
     drop_pages
+    rm -f "$out/fio-$1-$2"_iops.*.log
     terse=$(fio --name="$1" --filename="$file" --readonly --ioengine=psync --direct=1 \
         --rw="${rw[$1]}" --bs="${bs[$1]}" --iodepth=1 --numjobs=1 --size="${file_mib}m" \
-        --randrepeat=0 --time_based --ramp_time="$fio_ramp" \
-        --runtime="$fio_runtime" --output-format=terse --terse-version=3 2>>"$log") ||
+        --randrepeat=0 --time_based --ramp_time="$fio_ramp" --runtime="$fio_runtime" \
+        --write_iops_log="$out/fio-$1-$2" --log_avg_msec=2000 \
+        --output-format=terse --terse-version=3 2>>"$log") ||
         die "fio failed for $1 (see $log)"
-    echo "fio $1: $terse" >> "$log"
-    us=$(echo "$terse" | awk -F';' '$8 > 0 { printf "%.3f", 1e6 / $8 }')
-    [ -n "$us" ] || die "no fio result for $1 (see $log)"
-    echo "$us"
+    echo "fio $1 $2: $terse" >> "$log"
+    local windows
+    windows=$(awk -F', *' '$2 > 0 { printf "%.3f\n", 1e6 / $2 }' "$out/fio-$1-$2"_iops.*.log 2>/dev/null || true)
+    if [ -z "$windows" ]; then
+        # A run shorter than one window: its overall IOPS (terse v3 field 8).
+        windows=$(awk -F';' '$8 > 0 { printf "%.3f\n", 1e6 / $8 }' <<<"$terse")
+    fi
+    [ -n "$windows" ] || die "no fio result for $1 (see $log)"
+    echo "$windows" >> "$out/fio-$1.us"
+}
+
+# The median, the smallest and the largest of the numbers on stdin.
+summary() {
+    sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) exit 1
+        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        printf "%.3f %.3f %.3f %d\n", m, v[1], v[NR], NR }'
 }
 
 for w in "${workloads[@]}"; do
     # fio runs before and after the Java cases of a workload, and the table
     # uses the mean of the two, so that a change in the machine's load
     # during the Java runs shows as a gap between them.
-    fio_before[$w]=$(run_fio "$w")
+    rm -f "$out/fio-$w.us"
+    run_fio "$w" before
     fio_cache[$w]=$(resident)
-    note "$w fio: ${fio_before[$w]} us/read"
 
-    for jdk in rdio temurin; do
-        home=$fork_jdk; [ $jdk = rdio ] || home=$base_jdk
-        for m in "${modes[@]}"; do
+    # Each mode on both JDKs one after the other, so that a change in the
+    # machine's load hits both alike.
+    for m in "${modes[@]}"; do
+        for jdk in rdio temurin; do
+            home=$fork_jdk; [ $jdk = rdio ] || home=$base_jdk
             drop_pages
             csv=$out/jmh-$jdk-$w-$m.csv
             rm -f "$csv"
@@ -159,9 +177,10 @@ for w in "${workloads[@]}"; do
             "$home/bin/java" -jar "$jar" "$class" -p workload="$w" -p mode="$m" \
                 -jvmArgsAppend "--enable-native-access=ALL-UNNAMED -Drdio.bench.file=$file" -rf csv -rff "$csv" ${BENCH_OPTS:-} \
                 >> "$log" 2>&1 || true
-            score=$(awk -F, 'NR == 2 { gsub(/"/, ""); print $5, $6 }' "$csv" 2>/dev/null || true)
-            section=$(sed -n "/^=== $jdk $w $m\$/,\$p" "$log")
-            if [ -n "$score" ] && [ "${score%% *}" != NaN ]; then
+            section=$(awk -v h="=== $jdk $w $m" '$0 == h { on = 1; next } /^=== / { on = 0 } on' "$log")
+            # The measurement iterations' scores, as JMH prints them.
+            score=$(awk '/^Iteration +[0-9]+: +[0-9.]+ / { print $3 }' <<<"$section" | summary || true)
+            if [ -n "$score" ] && [ "$(awk -F, 'NR == 2' "$csv" 2>/dev/null)" ]; then
                 res[$jdk,$w,$m]=$score
             elif grep -q 'REFUSED: ' <<<"$section"; then
                 res[$jdk,$w,$m]=refused
@@ -174,9 +193,9 @@ for w in "${workloads[@]}"; do
             note "$w $m on $jdk: ${res[$jdk,$w,$m]} (cached after: ${cache[$jdk,$w,$m]})"
         done
     done
-    fio_after[$w]=$(run_fio "$w")
-    fio_us[$w]=$(awk -v a="${fio_before[$w]}" -v b="${fio_after[$w]}" 'BEGIN { printf "%.3f", (a + b) / 2 }')
-    note "$w fio again: ${fio_after[$w]} us/read"
+    run_fio "$w" after
+    fio_res[$w]=$(summary < "$out/fio-$w.us")
+    note "$w fio: ${fio_res[$w]} (median, min, max us/read, windows)"
 done
 elapsed=$((SECONDS - t0))
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -187,16 +206,19 @@ rate() {   # WORKLOAD US -> IOPS or MiB/s
         if (b >= 1048576) printf "%.0f MiB/s", 1e6 / us * b / 1048576
         else printf "%.1fk IOPS", 1e3 / us }'
 }
-cell() {   # JDK WORKLOAD MODE -> "us ± err | rate | ratio | cached"
+us_cell() {   # "median min max n" -> "median (min–max)"
+    local med min max n
+    read -r med min max n <<<"$1"
+    printf '%.1f (%.1f–%.1f)' "$med" "$min" "$max"
+}
+cell() {   # JDK WORKLOAD MODE -> "µs | rate | ratio | cached"
     local r=${res[$1,$2,$3]}
     case $r in
         n/a|refused) printf '%s | | | ' "$r" ;;
         failed) printf 'failed | | | %s' "${cache[$1,$2,$3]}" ;;
-        *) local us=${r%% *} err=${r#* }
-           if [ "$err" = NaN ]; then err=-; else err=$(printf '%.1f' "$err"); fi
-           printf '%s ± %s | %s | %s | %s' "$(printf '%.1f' "$us")" "$err" \
-               "$(rate "$2" "$us")" "$(awk -v f="${fio_us[$2]}" -v j="$us" 'BEGIN { printf "%.2f", f / j }')" \
-               "${cache[$1,$2,$3]}" ;;
+        *) local us=${r%% *} fio=${fio_res[$2]%% *}
+           printf '%s | %s | %s | %s' "$(us_cell "$r")" "$(rate "$2" "$us")" \
+               "$(awk -v f="$fio" -v j="$us" 'BEGIN { printf "%.2f", f / j }')" "${cache[$1,$2,$3]}" ;;
     esac
 }
 jmh_settings=${BENCH_OPTS:-"-wi 2 -w 2s -i 5 -r 2s -f 1 (the class's defaults)"}
@@ -209,17 +231,19 @@ jmh_settings=${BENCH_OPTS:-"-wi 2 -w 2s -i 5 -r 2s -f 1 (the class's defaults)"}
         "rdio: $align_rdio; JDK 25: $align_base"
     echo "- fio $(fio --version | sed 's/^fio-//'): ioengine=psync direct=1 iodepth=1 numjobs=1 randrepeat=0 (random map on)," \
         "ramp ${fio_ramp} s, runtime ${fio_runtime} s, rw=randread bs=4k/512 or rw=read bs=1m;" \
-        "run before and after the Java cases of each workload, the table has the mean (before, after)"
+        "run before and after the Java cases of each workload, IOPS logged per 2 s window"
     echo "- JMH $(basename "$(echo "$jmh"/jmh-core-*.jar)" .jar | sed 's/jmh-core-//'): $class, AverageTime," \
         "1 thread, $jmh_settings; the file's pages are dropped before every iteration and every pass"
     echo "- rdio: $("$fork_jdk/bin/java" -version 2>&1 | sed -n 2p); JDK 25: $("$base_jdk/bin/java" -version 2>&1 | sed -n 2p)"
-    echo "- µs = mean time per read (JMH score ± its 99.9% error); x/fio = fio's mean time per read over Java's" \
-        "(fio: psync O_DIRECT); cached = the file's pages in the page cache after the case (fincore)"
+    echo "- µs = mean time per read in a window: a JMH measurement iteration (2 s unless BENCH_OPTS says otherwise) or 2 s of fio's IOPS log;" \
+        "median over the windows with the fastest and slowest in brackets; rate = from the median;" \
+        "x/fio = fio's median over Java's (fio: psync O_DIRECT, both its runs); cached = the file's pages in the" \
+        "page cache after the case (fincore); JMH's own scores (means, with error) are in $out/jmh-*.csv"
     echo
     echo "| workload | mode | rdio µs | rdio rate | rdio/fio | rdio cached | JDK 25 µs | JDK 25 rate | JDK 25/fio | JDK 25 cached |"
     echo "|---|---|---|---|---|---|---|---|---|---|"
     for w in "${workloads[@]}"; do
-        echo "| $w | fio (psync, O_DIRECT) | $(printf '%.1f (%.1f, %.1f)' "${fio_us[$w]}" "${fio_before[$w]}" "${fio_after[$w]}") | $(rate "$w" "${fio_us[$w]}") | 1.00 | ${fio_cache[$w]} | | | | |"
+        echo "| $w | fio (psync, O_DIRECT) | $(us_cell "${fio_res[$w]}") | $(rate "$w" "${fio_res[$w]%% *}") | 1.00 | ${fio_cache[$w]} | | | | |"
         for m in "${modes[@]}"; do
             echo "| $w | $m | $(cell rdio "$w" "$m") | $(cell temurin "$w" "$m") |"
         done
