@@ -69,7 +69,7 @@ if [ ! -f "$jar" ] || [ "$src" -nt "$jar" ] || [ "$0" -nt "$jar" ]; then
 fi
 
 # --- the test file -------------------------------------------------------------
-fstype=$(stat -f -c %T "$data_dir")
+fstype=$(findmnt -n -o FSTYPE --target "$data_dir" 2>/dev/null || stat -f -c %T "$data_dir")
 [ "$fstype" != tmpfs ] || die "$data_dir is on tmpfs, which has no O_DIRECT: set BENCH_DIR"
 file=$data_dir/directio-${file_mib}m.dat
 if [ "$(stat -c %s "$file" 2>/dev/null || echo 0)" != $((file_mib << 20)) ]; then

@@ -168,7 +168,8 @@ public class DirectIOReads {
         // than the alignment.
         int alignment = Math.max(4096, (int) Files.getFileStore(file).getBlockSize());
         int rounded = (size + alignment - 1) / alignment * alignment;
-        buffer = ByteBuffer.allocateDirect(rounded + alignment - 1).alignedSlice(alignment).slice(0, size);
+        buffer = ByteBuffer.allocateDirect(rounded + alignment - 1)
+                .alignedSlice(alignment).slice(0, size);
         blocks = fileSize / size;
         bits = Math.max(1, 64 - Long.numberOfLeadingZeros(blocks - 1));
         mask = (bits == 64) ? -1L : (1L << bits) - 1;
@@ -179,16 +180,19 @@ public class DirectIOReads {
 
         try {
             switch (mode) {
-                case "DIRECT" -> channel = FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+                case "DIRECT" ->
+                    channel = FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
                 case "BUFFERED_COLD" -> channel = FileChannel.open(file, StandardOpenOption.READ);
                 case "DONTCACHE" -> {
                     OpenOption dontCache = dontCache();
                     if (dontCache == null)
-                        throw new UnsupportedOperationException("N/A: this JDK has no ExtendedOpenOption.DONTCACHE");
+                        throw new UnsupportedOperationException(
+                                "N/A: this JDK has no ExtendedOpenOption.DONTCACHE");
                     try {
                         channel = FileChannel.open(file, StandardOpenOption.READ, dontCache);
                     } catch (UnsupportedOperationException e) {
-                        throw new UnsupportedOperationException("N/A: DONTCACHE refused for " + file + ": " + e.getMessage(), e);
+                        throw new UnsupportedOperationException(
+                                "N/A: DONTCACHE refused for " + file + ": " + e.getMessage(), e);
                     }
                 }
                 default -> throw new IllegalArgumentException("mode " + mode);
@@ -201,7 +205,8 @@ public class DirectIOReads {
                 n = channel.read(buffer.clear(), size);
             } catch (IOException e) {
                 channel.close();
-                throw new IOException("REFUSED: " + mode + " read of " + size + " B at " + size + ": " + e.getMessage(), e);
+                throw new IOException("REFUSED: " + mode + " read of " + size + " B at "
+                        + size + ": " + e.getMessage(), e);
             }
             if (n != size)
                 throw new IllegalStateException("probe read returned " + n + ", not " + size);
