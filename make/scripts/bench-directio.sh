@@ -21,7 +21,8 @@
 #   BENCH_BASELINE_JDK    the upstream JDK 25 to compare with (default
 #                         /usr/lib/jvm/temurin-25-jdk-amd64)
 #   BENCH_DIR             where the file goes (default build/bench-directio/data);
-#                         must not be tmpfs, which has no O_DIRECT
+#                         must not be tmpfs: its "direct" reads come from memory,
+#                         and it has no RWF_DONTCACHE
 #
 # The benchmark jar is built here with javac and JMH's annotation processor
 # (JMH from configure's cache), not by upstream's microbenchmark build.
@@ -70,7 +71,7 @@ fi
 
 # --- the test file -------------------------------------------------------------
 fstype=$(findmnt -n -o FSTYPE --target "$data_dir" 2>/dev/null || stat -f -c %T "$data_dir")
-[ "$fstype" != tmpfs ] || die "$data_dir is on tmpfs, which has no O_DIRECT: set BENCH_DIR"
+[ "$fstype" != tmpfs ] || die "$data_dir is on tmpfs, which reads from memory even with O_DIRECT and has no RWF_DONTCACHE: set BENCH_DIR"
 file=$data_dir/directio-${file_mib}m.dat
 if [ "$(stat -c %s "$file" 2>/dev/null || echo 0)" != $((file_mib << 20)) ]; then
     note "writing $file ($file_mib MiB of random bytes)"
