@@ -37,7 +37,7 @@ public class DirectIOIntegrity {
         Files.deleteIfExists(file);
         Files.createFile(file);
         DirectIO.Alignment a = DirectIO.alignment(file).orElseThrow();
-        ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK + a.memory()).alignedSlice(a.memory());
+        ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK + a.memory() - 1).alignedSlice(a.memory()).slice(0, CHUNK);
         SplittableRandom rnd = new SplittableRandom(42);
         CRC32C written = new CRC32C();
 

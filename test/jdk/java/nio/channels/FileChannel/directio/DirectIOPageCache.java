@@ -42,7 +42,7 @@ public class DirectIOPageCache {
             a = DirectIO.alignment(probe).orElseThrow();
             Files.delete(probe);
         }
-        buf = ByteBuffer.allocateDirect(CHUNK + a.memory()).alignedSlice(a.memory());
+        buf = ByteBuffer.allocateDirect(CHUNK + a.memory() - 1).alignedSlice(a.memory()).slice(0, CHUNK);
 
         // Each case reads its own file, written with DIRECT so that it
         // starts out of the page cache.

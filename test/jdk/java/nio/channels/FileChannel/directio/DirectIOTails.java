@@ -49,7 +49,7 @@ public class DirectIOTails {
 
         // Write: the data padded to whole blocks, from aligned memory, then
         // cut the file back to its size.
-        ByteBuffer buf = ByteBuffer.allocateDirect(padded + a.memory()).alignedSlice(a.memory());
+        ByteBuffer buf = ByteBuffer.allocateDirect(padded + a.memory() - 1).alignedSlice(a.memory()).slice(0, padded);
         buf.put(data).position(padded).flip();
         try (FileChannel ch = FileChannel.open(file, WRITE, ExtendedOpenOption.DIRECT)) {
             expect(ch.write(buf, 0), padded, "padded write");
