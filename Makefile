@@ -27,16 +27,20 @@ $(BUILD)/config.mk:
 
 -include $(BUILD)/config.mk
 
+# Whether upstream's make builds librdmasocket (make/patches/0006): from
+# configure --with-rdma.
+RDIO_MAKE_VARS := ENABLE_RDMA=$(if $(filter yes,$(RDIO_WITH_RDMA)),true,false)
+
 # Every target that builds refreshes build/src first: cheap when nothing
 # changed, and it picks up edited overlay files and patches.
 assemble: $(BUILD)/config.mk
 	@$(SCRIPTS)/assemble.sh $(RDIO_PRISTINE)
 
 images: assemble
-	+$(MAKE) -C $(RDIO_CONF_DIR) images
+	+$(MAKE) -C $(RDIO_CONF_DIR) images $(RDIO_MAKE_VARS)
 
 test: assemble
-	+$(MAKE) -C $(RDIO_CONF_DIR) test TEST="$(TEST)" $(if $(JTREG),JTREG="$(JTREG)")
+	+$(MAKE) -C $(RDIO_CONF_DIR) test $(RDIO_MAKE_VARS) TEST="$(TEST)" $(if $(JTREG),JTREG="$(JTREG)")
 
 # The host tests, then the RDMA group in the guest; one summary line.
 test-rdio: images
@@ -47,7 +51,7 @@ test-rdma: images
 	    --out $(BUILD)/rdma-guest --tests jdk/net/rdma
 
 bench: assemble
-	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark
+	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark $(RDIO_MAKE_VARS)
 	@$(SCRIPTS)/bench.sh $(RDIO_CONF_DIR)
 
 # Measures the image as it is built (make images first): it does not

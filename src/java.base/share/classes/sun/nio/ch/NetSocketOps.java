@@ -1,0 +1,122 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+package sun.nio.ch;
+
+import java.io.FileDescriptor;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.SocketAddress;
+import java.net.SocketOption;
+
+import sun.net.NetHooks;
+
+/**
+ * The default {@link SocketOps}: each method is the call the channels made
+ * before the hook existed.
+ */
+final class NetSocketOps extends SocketOps {
+    static final NetSocketOps INSTANCE = new NetSocketOps();
+
+    private static final NativeDispatcher ND = new SocketDispatcher();
+
+    private NetSocketOps() { }
+
+    @Override
+    NativeDispatcher dispatcher() {
+        return ND;
+    }
+
+    @Override
+    public FileDescriptor socket(ProtocolFamily family, boolean stream) throws IOException {
+        return Net.socket(family, stream);
+    }
+
+    @Override
+    public FileDescriptor serverSocket(ProtocolFamily family) throws IOException {
+        return Net.serverSocket(family);
+    }
+
+    @Override
+    public void beforeTcpBind(FileDescriptor fd, InetAddress addr, int port) throws IOException {
+        NetHooks.beforeTcpBind(fd, addr, port);
+    }
+
+    @Override
+    public void beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port) throws IOException {
+        NetHooks.beforeTcpConnect(fd, addr, port);
+    }
+
+    @Override
+    public void bind(ProtocolFamily family, FileDescriptor fd, InetAddress addr, int port)
+        throws IOException
+    {
+        Net.bind(family, fd, addr, port);
+    }
+
+    @Override
+    public void listen(FileDescriptor fd, int backlog) throws IOException {
+        Net.listen(fd, backlog);
+    }
+
+    @Override
+    public int connect(ProtocolFamily family, FileDescriptor fd, SocketAddress remote)
+        throws IOException
+    {
+        return Net.connect(family, fd, remote);
+    }
+
+    @Override
+    public boolean pollConnectNow(FileDescriptor fd) throws IOException {
+        return Net.pollConnectNow(fd);
+    }
+
+    @Override
+    public int accept(FileDescriptor fd, FileDescriptor newfd, InetSocketAddress[] isaa)
+        throws IOException
+    {
+        return Net.accept(fd, newfd, isaa);
+    }
+
+    @Override
+    public void configureAccepted(FileDescriptor newfd) throws IOException {
+        // newly accepted socket is initially in blocking mode
+        IOUtil.configureBlocking(newfd, true);
+    }
+
+    @Override
+    public void shutdown(FileDescriptor fd, int how) throws IOException {
+        Net.shutdown(fd, how);
+    }
+
+    @Override
+    public InetSocketAddress localAddress(FileDescriptor fd) throws IOException {
+        return Net.localAddress(fd);
+    }
+
+    @Override
+    public int available(FileDescriptor fd) throws IOException {
+        return Net.available(fd);
+    }
+
+    @Override
+    public int sendOOB(FileDescriptor fd, byte data) throws IOException {
+        return Net.sendOOB(fd, data);
+    }
+
+    @Override
+    public void setSocketOption(FileDescriptor fd, ProtocolFamily family,
+                                SocketOption<?> name, Object value) throws IOException {
+        Net.setSocketOption(fd, family, name, value);
+    }
+
+    @Override
+    public Object getSocketOption(FileDescriptor fd, ProtocolFamily family,
+                                  SocketOption<?> name) throws IOException {
+        return Net.getSocketOption(fd, family, name);
+    }
+}

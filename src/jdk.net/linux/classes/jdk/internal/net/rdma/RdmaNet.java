@@ -1,0 +1,59 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+package jdk.internal.net.rdma;
+
+import java.io.IOException;
+
+/**
+ * The native rsockets calls (library rdmasocket, which loads librdmacm.so.1
+ * at run time). Sockets are non-blocking; results are IOStatus codes.
+ */
+final class RdmaNet {
+    private RdmaNet() { }
+
+    // option codes, as in RdmaNet.c
+    static final int OPT_SO_SNDBUF = 0;
+    static final int OPT_SO_RCVBUF = 1;
+    static final int OPT_SO_KEEPALIVE = 2;
+    static final int OPT_SO_REUSEADDR = 3;
+    static final int OPT_TCP_NODELAY = 4;
+    static final int OPT_RDMA_SQSIZE = 5;
+    static final int OPT_RDMA_RQSIZE = 6;
+    static final int OPT_RDMA_INLINE = 7;
+
+    /** Why RDMA sockets cannot be used, or null when they can. */
+    static final String UNAVAILABLE_REASON = initialize();
+
+    @SuppressWarnings("restricted")
+    private static String initialize() {
+        try {
+            System.loadLibrary("rdmasocket");
+        } catch (UnsatisfiedLinkError e) {
+            return "RDMA sockets are not part of this JDK build (it was configured with --with-rdma=no)";
+        }
+        return init0();
+    }
+
+    private static native String init0();
+
+    static native int socket0(boolean inet6) throws IOException;
+    static native void bind0(int fd, byte[] addr, int port) throws IOException;
+    static native void listen0(int fd, int backlog) throws IOException;
+    static native int connect0(int fd, byte[] addr, int port) throws IOException;
+    static native boolean pollConnect0(int fd) throws IOException;
+    static native int accept0(int fd, byte[] addr, int[] info) throws IOException;
+    static native int localAddress0(int fd, byte[] addr) throws IOException;
+    static native void shutdown0(int fd, int how) throws IOException;
+    static native void setIntOption0(int fd, int opt, int value) throws IOException;
+    static native int getIntOption0(int fd, int opt) throws IOException;
+    static native int read0(int fd, long address, int len) throws IOException;
+    static native long readv0(int fd, long address, int cnt) throws IOException;
+    static native int write0(int fd, long address, int len) throws IOException;
+    static native long writev0(int fd, long address, int cnt) throws IOException;
+    static native void close0(int fd) throws IOException;
+    static native int poll0(int fd, int events);
+    static native int pollArray0(long address, int nfds, int timeout, int capMillis) throws IOException;
+}

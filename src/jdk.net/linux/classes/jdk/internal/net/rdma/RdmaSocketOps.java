@@ -1,0 +1,361 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+package jdk.internal.net.rdma;
+
+import java.io.FileDescriptor;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.SocketAddress;
+import java.net.SocketException;
+import java.net.SocketOption;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.channels.UnsupportedAddressTypeException;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import jdk.internal.access.JavaIOFileDescriptorAccess;
+import jdk.internal.access.SharedSecrets;
+import jdk.net.RdmaSocketOptions;
+import sun.nio.ch.IOUtil;
+import sun.nio.ch.SocketOps;
+
+/**
+ * The OS calls of RDMA channels: rsockets, through {@link RdmaNet}.
+ *
+ * <p> Every rsocket is non-blocking. A blocking operation is a non-blocking
+ * call plus {@link #park}, which polls the socket with rpoll (timeout 0,
+ * never blocking inside librdmacm) and parks the thread between polls,
+ * spinning briefly first and then backing off from 20 us to 1 ms. Platform
+ * and virtual threads wait the same way; a virtual thread unmounts while
+ * parked, so it never pins its carrier. Close, shutdown and interrupt
+ * unpark the waiter at once. The cost: a thread blocked for long polls
+ * about a thousand times a second, and a wakeup may come up to 1 ms late.
+ */
+final class RdmaSocketOps extends SocketOps {
+    private static final JavaIOFileDescriptorAccess FDA = SharedSecrets.getJavaIOFileDescriptorAccess();
+
+    // poll(2) events, as in sun.nio.ch.Net
+    private static final short POLLIN = 0x0001;
+    private static final short POLLOUT = 0x0004;
+
+    private static final int SPINS = 16;
+    private static final long MIN_PARK_NANOS = 20_000L;
+    private static final long MAX_PARK_NANOS = 1_000_000L;
+
+    // re-check listeners this often in a blocking select (accept readiness
+    // may be signalled late by rsockets)
+    private static final int LISTENER_POLL_MILLIS = 10;
+
+    private static final Set<SocketOption<?>> CLIENT_OPTIONS = Set.of(
+            StandardSocketOptions.SO_SNDBUF,
+            StandardSocketOptions.SO_RCVBUF,
+            StandardSocketOptions.SO_KEEPALIVE,
+            StandardSocketOptions.SO_REUSEADDR,
+            StandardSocketOptions.SO_LINGER,
+            StandardSocketOptions.TCP_NODELAY,
+            RdmaSocketOptions.RDMA_SQSIZE,
+            RdmaSocketOptions.RDMA_RQSIZE,
+            RdmaSocketOptions.RDMA_INLINE);
+
+    private static final Set<SocketOption<?>> SERVER_OPTIONS = Set.of(
+            StandardSocketOptions.SO_RCVBUF,
+            StandardSocketOptions.SO_REUSEADDR,
+            RdmaSocketOptions.RDMA_SQSIZE,
+            RdmaSocketOptions.RDMA_RQSIZE,
+            RdmaSocketOptions.RDMA_INLINE);
+
+    /** A thread waiting in park, and whether it has been told to stop. */
+    private static final class Waiter {
+        final Thread thread = Thread.currentThread();
+        volatile boolean stopped;
+    }
+
+    // waiters by (fd << 1 | 0 for POLLIN, 1 for POLLOUT)
+    private final ConcurrentHashMap<Long, Waiter> waiters = new ConcurrentHashMap<>();
+
+    // SO_LINGER values, emulated (rsockets keeps no linger time)
+    private final ConcurrentHashMap<Integer, Integer> lingers = new ConcurrentHashMap<>();
+
+    // listening sockets
+    private final Set<Integer> listeners = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger listenerCount = new AtomicInteger();
+
+    RdmaSocketOps() { }
+
+    private static long key(int fdVal, int event) {
+        return ((long) fdVal << 1) | ((event & POLLIN) != 0 ? 0 : 1);
+    }
+
+    // -- creation, naming, connection
+
+    @Override
+    public FileDescriptor socket(ProtocolFamily family, boolean stream) throws IOException {
+        if (!stream)
+            throw new UnsupportedOperationException("RDMA sockets are stream sockets only");
+        return IOUtil.newFD(RdmaNet.socket0(family == StandardProtocolFamily.INET6));
+    }
+
+    @Override
+    public FileDescriptor serverSocket(ProtocolFamily family) throws IOException {
+        return socket(family, true);
+    }
+
+    private static byte[] checkAddress(ProtocolFamily family, InetAddress addr) {
+        if (family == StandardProtocolFamily.INET && !(addr instanceof Inet4Address))
+            throw new UnsupportedAddressTypeException();
+        if (family == StandardProtocolFamily.INET6 && !(addr instanceof Inet6Address))
+            throw new UnsupportedAddressTypeException();
+        return addr.getAddress();
+    }
+
+    @Override
+    public void bind(ProtocolFamily family, FileDescriptor fd, InetAddress addr, int port)
+        throws IOException
+    {
+        RdmaNet.bind0(IOUtil.fdVal(fd), checkAddress(family, addr), port);
+    }
+
+    @Override
+    public void listen(FileDescriptor fd, int backlog) throws IOException {
+        int fdVal = IOUtil.fdVal(fd);
+        RdmaNet.listen0(fdVal, backlog);
+        if (listeners.add(fdVal))
+            listenerCount.incrementAndGet();
+    }
+
+    @Override
+    public int connect(ProtocolFamily family, FileDescriptor fd, SocketAddress remote)
+        throws IOException
+    {
+        InetSocketAddress isa = (InetSocketAddress) remote;
+        byte[] addr = checkAddress(family, isa.getAddress());
+        return RdmaNet.connect0(IOUtil.fdVal(fd), addr, isa.getPort());
+    }
+
+    @Override
+    public boolean pollConnectNow(FileDescriptor fd) throws IOException {
+        return RdmaNet.pollConnect0(IOUtil.fdVal(fd));
+    }
+
+    @Override
+    public int accept(FileDescriptor fd, FileDescriptor newfd, InetSocketAddress[] isaa)
+        throws IOException
+    {
+        byte[] addr = new byte[16];
+        int[] info = new int[1];
+        int n = RdmaNet.accept0(IOUtil.fdVal(fd), addr, info);
+        if (n < 0)
+            return n;
+        FDA.set(newfd, n);
+        isaa[0] = toAddress(addr, info[0]);
+        return 1;
+    }
+
+    private static InetSocketAddress toAddress(byte[] addr, int lengthAndPort) throws IOException {
+        int len = lengthAndPort >>> 16;
+        int port = lengthAndPort & 0xffff;
+        return new InetSocketAddress(InetAddress.getByAddress(Arrays.copyOf(addr, len)), port);
+    }
+
+    @Override
+    public void configureAccepted(FileDescriptor newfd) {
+        // accept0 made it non-blocking already
+    }
+
+    @Override
+    public void shutdown(FileDescriptor fd, int how) throws IOException {
+        RdmaNet.shutdown0(IOUtil.fdVal(fd), how);
+    }
+
+    @Override
+    public InetSocketAddress localAddress(FileDescriptor fd) throws IOException {
+        byte[] addr = new byte[16];
+        return toAddress(addr, RdmaNet.localAddress0(IOUtil.fdVal(fd), addr));
+    }
+
+    @Override
+    public int available(FileDescriptor fd) {
+        return 0;   // rsockets cannot tell
+    }
+
+    @Override
+    public int sendOOB(FileDescriptor fd, byte data) throws IOException {
+        throw new SocketException("urgent data not supported by RDMA sockets");
+    }
+
+    // -- options
+
+    @Override
+    public Set<SocketOption<?>> supportedOptions(boolean server) {
+        return server ? SERVER_OPTIONS : CLIENT_OPTIONS;
+    }
+
+    private static int optionCode(SocketOption<?> name) {
+        if (name == StandardSocketOptions.SO_SNDBUF) return RdmaNet.OPT_SO_SNDBUF;
+        if (name == StandardSocketOptions.SO_RCVBUF) return RdmaNet.OPT_SO_RCVBUF;
+        if (name == StandardSocketOptions.SO_KEEPALIVE) return RdmaNet.OPT_SO_KEEPALIVE;
+        if (name == StandardSocketOptions.SO_REUSEADDR) return RdmaNet.OPT_SO_REUSEADDR;
+        if (name == StandardSocketOptions.TCP_NODELAY) return RdmaNet.OPT_TCP_NODELAY;
+        if (name == RdmaSocketOptions.RDMA_SQSIZE) return RdmaNet.OPT_RDMA_SQSIZE;
+        if (name == RdmaSocketOptions.RDMA_RQSIZE) return RdmaNet.OPT_RDMA_RQSIZE;
+        if (name == RdmaSocketOptions.RDMA_INLINE) return RdmaNet.OPT_RDMA_INLINE;
+        throw new UnsupportedOperationException("'" + name + "' not supported");
+    }
+
+    @Override
+    public void setSocketOption(FileDescriptor fd, ProtocolFamily family,
+                                SocketOption<?> name, Object value) throws IOException {
+        if (value == null)
+            throw new IllegalArgumentException("Invalid option value");
+        int fdVal = IOUtil.fdVal(fd);
+        if (name == StandardSocketOptions.SO_LINGER) {
+            int linger = (Integer) value;
+            lingers.put(fdVal, linger < 0 ? -1 : Math.min(linger, 65535));
+            return;
+        }
+        int v;
+        if (name.type() == Boolean.class) {
+            v = ((Boolean) value) ? 1 : 0;
+        } else {
+            v = (Integer) value;
+            if (name == StandardSocketOptions.SO_SNDBUF && v < 0)
+                throw new IllegalArgumentException("Invalid send buffer size: " + v);
+            if (name == StandardSocketOptions.SO_RCVBUF && v < 0)
+                throw new IllegalArgumentException("Invalid receive buffer size: " + v);
+            checkRdmaOption(name, v);
+        }
+        RdmaNet.setIntOption0(fdVal, optionCode(name), v);
+    }
+
+    private static void checkRdmaOption(SocketOption<?> name, int v) {
+        if (name == RdmaSocketOptions.RDMA_SQSIZE || name == RdmaSocketOptions.RDMA_RQSIZE) {
+            if (v < 1 || v > 65534)
+                throw new IllegalArgumentException(name + " must be in 1..65534, not " + v);
+        } else if (name == RdmaSocketOptions.RDMA_INLINE) {
+            if (v < 0 || v > 65534)
+                throw new IllegalArgumentException(name + " must be in 0..65534, not " + v);
+        }
+    }
+
+    @Override
+    public Object getSocketOption(FileDescriptor fd, ProtocolFamily family,
+                                  SocketOption<?> name) throws IOException {
+        int fdVal = IOUtil.fdVal(fd);
+        if (name == StandardSocketOptions.SO_LINGER)
+            return lingers.getOrDefault(fdVal, -1);
+        int v = RdmaNet.getIntOption0(fdVal, optionCode(name));
+        if (name.type() == Boolean.class)
+            return v != 0;
+        return v;
+    }
+
+    // -- blocking
+
+    @Override
+    public boolean alwaysNonBlocking() {
+        return true;
+    }
+
+    @Override
+    public void park(int fdVal, int event, long nanos, BooleanSupplier isOpen) {
+        long deadline = (nanos > 0) ? System.nanoTime() + nanos : 0;
+        long k = key(fdVal, event);
+        Waiter w = new Waiter();
+        waiters.put(k, w);
+        try {
+            long sleep = MIN_PARK_NANOS;
+            for (int i = 0; ; i++) {
+                if (w.stopped || !isOpen.getAsBoolean() || w.thread.isInterrupted())
+                    return;
+                if (RdmaNet.poll0(fdVal, event) != 0)
+                    return;
+                long park = 0;
+                if (i >= SPINS) {
+                    park = sleep;
+                    sleep = Math.min(sleep * 2, MAX_PARK_NANOS);
+                }
+                if (deadline != 0) {
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0)
+                        return;
+                    park = Math.min(park, remaining);
+                }
+                if (park == 0) {
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(park);
+                }
+            }
+        } finally {
+            waiters.remove(k, w);
+        }
+    }
+
+    private void wake(long key) {
+        Waiter w = waiters.get(key);
+        if (w != null) {
+            w.stopped = true;
+            LockSupport.unpark(w.thread);
+        }
+    }
+
+    @Override
+    public void stopPoll(int fdVal, int event, long thread) {
+        wake(key(fdVal, event));
+    }
+
+    // -- data, close, poll
+
+    @Override
+    public int read(int fdVal, long address, int len) throws IOException {
+        return RdmaNet.read0(fdVal, address, len);
+    }
+
+    @Override
+    public long readv(int fdVal, long address, int len) throws IOException {
+        return RdmaNet.readv0(fdVal, address, len);
+    }
+
+    @Override
+    public int write(int fdVal, long address, int len) throws IOException {
+        return RdmaNet.write0(fdVal, address, len);
+    }
+
+    @Override
+    public long writev(int fdVal, long address, int len) throws IOException {
+        return RdmaNet.writev0(fdVal, address, len);
+    }
+
+    @Override
+    public void preClose(int fdVal) {
+        wake(key(fdVal, POLLIN));
+        wake(key(fdVal, POLLOUT));
+    }
+
+    @Override
+    public void close(int fdVal) throws IOException {
+        // forget the number's state before it can be reused
+        lingers.remove(fdVal);
+        if (listeners.remove(fdVal))
+            listenerCount.decrementAndGet();
+        RdmaNet.close0(fdVal);
+    }
+
+    @Override
+    public int poll(long pollAddress, int numfds, int timeout) throws IOException {
+        int cap = (listenerCount.get() > 0) ? LISTENER_POLL_MILLIS : -1;
+        return RdmaNet.pollArray0(pollAddress, numfds, timeout, cap);
+    }
+}

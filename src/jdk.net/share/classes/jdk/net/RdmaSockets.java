@@ -1,0 +1,181 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+package jdk.net;
+
+import java.io.IOException;
+import java.net.ProtocolFamily;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Objects;
+
+import jdk.internal.net.rdma.RdmaProvider;
+
+/**
+ * Factory methods for RDMA-based TCP sockets, socket channels and selectors.
+ *
+ * <p> RDMA sockets carry a TCP-like byte stream over Remote Direct Memory
+ * Access (InfiniBand, RoCE or iWARP), through the rsockets API of the
+ * {@code librdmacm} library of rdma-core, on Linux. They have the API of
+ * ordinary sockets: a {@link Socket} and {@link ServerSocket} with streams
+ * and timeouts, and {@link SocketChannel} and {@link ServerSocketChannel}
+ * in blocking and non-blocking mode, with scatter/gather I/O, half-close,
+ * asynchronous close and interruption as the channel specifications
+ * describe. Both ends of a connection must use RDMA sockets (or rsockets in
+ * native code); an RDMA socket cannot talk to an ordinary TCP socket.
+ *
+ * <h2>Availability</h2>
+ * The library {@code librdmacm.so.1} is loaded when an RDMA socket is first
+ * opened, so the JDK runs on machines without it. Every method of this class
+ * throws {@link UnsupportedOperationException} when RDMA sockets cannot be
+ * used, with a message saying why: this JDK was built without them
+ * ({@code configure --with-rdma=no}), {@code librdmacm.so.1} is not
+ * installed, or the machine has no RDMA device (or the {@code rdma_ucm}
+ * kernel module is not loaded).
+ *
+ * <h2>What is not supported</h2>
+ * <ul>
+ * <li> Datagrams, pipes and Unix domain sockets: the RDMA channels' provider
+ *      throws {@code UnsupportedOperationException} for them.
+ * <li> Mixing: an RDMA channel can only be registered with a selector from
+ *      {@link #openSelector()}, and such a selector accepts only RDMA
+ *      channels; otherwise {@code register} throws
+ *      {@link java.nio.channels.IllegalSelectorException}.
+ * <li> Addresses of the other family: a socket opened for
+ *      {@link StandardProtocolFamily#INET INET} binds and connects to IPv4
+ *      addresses only, one opened for {@link StandardProtocolFamily#INET6
+ *      INET6} to IPv6 addresses only; others throw
+ *      {@link java.nio.channels.UnsupportedAddressTypeException}.
+ * <li> Urgent data ({@code sendUrgentData} throws {@code SocketException})
+ *      and {@code available()}, which always returns 0.
+ * <li> {@code IP_TOS} and {@code SO_OOBINLINE}: on a {@link Socket},
+ *      {@code setTrafficClass} and {@code setOOBInline} throw
+ *      {@code UnsupportedOperationException}.
+ * </ul>
+ *
+ * <h2>Socket options</h2>
+ * Sockets and socket channels support {@code SO_SNDBUF}, {@code SO_RCVBUF},
+ * {@code SO_KEEPALIVE}, {@code SO_REUSEADDR}, {@code SO_LINGER},
+ * {@code TCP_NODELAY} and the options of {@link RdmaSocketOptions}; server
+ * sockets support {@code SO_RCVBUF}, {@code SO_REUSEADDR} and the options of
+ * {@link RdmaSocketOptions}. Any other option throws
+ * {@code UnsupportedOperationException}. The buffer sizes take effect when
+ * set before the socket connects. {@code SO_LINGER} is kept and reported,
+ * but rsockets has no linger time and no abortive close: whatever its value,
+ * close never discards unsent data and never resets the connection; it may
+ * wait until sent data has been acknowledged by the RDMA transport.
+ * {@code TCP_NODELAY} is accepted; rsockets sends every write at once.
+ *
+ * <h2>Blocking and threads</h2>
+ * RDMA sockets are always non-blocking underneath. A blocking operation,
+ * in a platform or a virtual thread, polls the socket with the library's
+ * {@code rpoll} without waiting inside the library and parks the thread
+ * between polls, backing off up to 1 ms, so close, shutdown and interrupt
+ * always wake it, and a virtual thread never pins its carrier while it
+ * waits. The cost is that a thread blocked for long polls about a thousand
+ * times a second, and may see readiness up to 1 ms late. A
+ * {@link java.net.Socket} from {@link #openSocket} is an adaptor of a
+ * socket channel: interrupting a thread blocked on it closes it, even a
+ * platform thread. A selector's {@code select} waits inside {@code rpoll}.
+ *
+ * <p> Each connection pins memory for its buffers (about 260 KiB with the
+ * defaults), which counts against {@code RLIMIT_MEMLOCK} unless the process
+ * has {@code CAP_IPC_LOCK}, and rsockets supports descriptors up to 65535.
+ *
+ * @since 25
+ */
+public final class RdmaSockets {
+    private RdmaSockets() { }
+
+    private static void checkFamily(ProtocolFamily family) {
+        Objects.requireNonNull(family, "family");
+        if (family != StandardProtocolFamily.INET && family != StandardProtocolFamily.INET6)
+            throw new UnsupportedOperationException("Protocol family not supported by RDMA sockets: " + family);
+    }
+
+    /**
+     * Opens an unconnected RDMA socket.
+     *
+     * @param family the protocol family, {@link StandardProtocolFamily#INET}
+     *        or {@link StandardProtocolFamily#INET6}
+     * @return a new unconnected socket, in fact the adaptor of an RDMA
+     *         socket channel
+     * @throws NullPointerException if family is null
+     * @throws UnsupportedOperationException if family is neither INET nor
+     *         INET6, or RDMA sockets are not available (the message says why)
+     * @throws IOException if an I/O error occurs, such as the RDMA library
+     *         running out of resources
+     */
+    public static Socket openSocket(ProtocolFamily family) throws IOException {
+        return openSocketChannel(family).socket();
+    }
+
+    /**
+     * Opens an unbound RDMA server socket.
+     *
+     * @param family the protocol family, {@link StandardProtocolFamily#INET}
+     *        or {@link StandardProtocolFamily#INET6}
+     * @return a new unbound server socket, the adaptor of an RDMA server
+     *         socket channel
+     * @throws NullPointerException if family is null
+     * @throws UnsupportedOperationException if family is neither INET nor
+     *         INET6, or RDMA sockets are not available (the message says why)
+     * @throws IOException if an I/O error occurs
+     */
+    public static ServerSocket openServerSocket(ProtocolFamily family) throws IOException {
+        return openServerSocketChannel(family).socket();
+    }
+
+    /**
+     * Opens an RDMA socket channel, in blocking mode and unconnected.
+     *
+     * @param family the protocol family, {@link StandardProtocolFamily#INET}
+     *        or {@link StandardProtocolFamily#INET6}
+     * @return a new socket channel
+     * @throws NullPointerException if family is null
+     * @throws UnsupportedOperationException if family is neither INET nor
+     *         INET6, or RDMA sockets are not available (the message says why)
+     * @throws IOException if an I/O error occurs
+     */
+    public static SocketChannel openSocketChannel(ProtocolFamily family) throws IOException {
+        checkFamily(family);
+        return RdmaProvider.provider().openSocketChannel(family);
+    }
+
+    /**
+     * Opens an RDMA server socket channel, in blocking mode and unbound.
+     *
+     * @param family the protocol family, {@link StandardProtocolFamily#INET}
+     *        or {@link StandardProtocolFamily#INET6}
+     * @return a new server socket channel
+     * @throws NullPointerException if family is null
+     * @throws UnsupportedOperationException if family is neither INET nor
+     *         INET6, or RDMA sockets are not available (the message says why)
+     * @throws IOException if an I/O error occurs
+     */
+    public static ServerSocketChannel openServerSocketChannel(ProtocolFamily family) throws IOException {
+        checkFamily(family);
+        return RdmaProvider.provider().openServerSocketChannel(family);
+    }
+
+    /**
+     * Opens a selector for RDMA channels. Only channels opened by this class
+     * or the {@code openRdma} methods of {@link Sockets} can be registered
+     * with it; others throw {@link java.nio.channels.IllegalSelectorException}.
+     * Its {@code wakeup} method works as specified by {@link Selector}.
+     *
+     * @return a new selector
+     * @throws UnsupportedOperationException if RDMA sockets are not
+     *         available (the message says why)
+     * @throws IOException if an I/O error occurs
+     */
+    public static Selector openSelector() throws IOException {
+        return RdmaProvider.provider().openSelector();
+    }
+}
