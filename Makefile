@@ -27,7 +27,7 @@ $(BUILD)/config.mk:
 
 -include $(BUILD)/config.mk
 
-# Whether upstream's make builds librdmasocket (make/patches/0006): from
+# Whether upstream's make builds librdmasocket (make/patches/0010): from
 # configure --with-rdma.
 RDIO_MAKE_VARS := ENABLE_RDMA=$(if $(filter yes,$(RDIO_WITH_RDMA)),true,false)
 
