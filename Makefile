@@ -7,6 +7,7 @@
 #   make test-rdio      every jtreg test this fork adds; prints "N passed, N failed"
 #   make test-rdma      only the RDMA group, in the Soft-RoCE QEMU guest
 #   make bench          the fork's JMH benchmarks
+#   make bench-directio the direct I/O benchmark: fork vs JDK 25 vs fio, one table
 #   make review-diff    the whole fork as one diff against pristine upstream
 #   make assemble       refresh build/src from overlay files and patches
 #
@@ -18,7 +19,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-rdma bench review-diff clean dist-clean
+.PHONY: images assemble test test-rdio test-rdma bench bench-directio review-diff clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -26,7 +27,7 @@ $(BUILD)/config.mk:
 
 -include $(BUILD)/config.mk
 
-# Whether upstream's make builds librdmasocket (make/patches/0006): from
+# Whether upstream's make builds librdmasocket (make/patches/0010): from
 # configure --with-rdma.
 RDIO_MAKE_VARS := ENABLE_RDMA=$(if $(filter yes,$(RDIO_WITH_RDMA)),true,false)
 
@@ -52,6 +53,11 @@ test-rdma: images
 bench: assemble
 	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark $(RDIO_MAKE_VARS)
 	@$(SCRIPTS)/bench.sh $(RDIO_CONF_DIR)
+
+# Measures the image as it is built (make images first): it does not
+# rebuild, so that a benchmark never waits for a build.
+bench-directio: $(BUILD)/config.mk
+	@$(SCRIPTS)/bench-directio.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 # Only the diff goes to stdout, so that "make review-diff > fork.diff" works.
 review-diff: $(BUILD)/config.mk

@@ -24,6 +24,10 @@ packages="autoconf make zip unzip file gcc g++ ccache xz-utils patch
 # providers and rstream inside it.
 packages="$packages qemu-system-x86 busybox-static iproute2 rdma-core ibverbs-providers
     ibverbs-utils rdmacm-utils"
+# The direct I/O tests measure page-cache residency with fincore.
+packages="$packages util-linux-extra"
+# make bench-directio runs fio as the native baseline.
+packages="$packages fio"
 # The RDMA sockets compile against librdmacm's headers (the library itself
 # is loaded at run time).
 [ "$rdma" = no ] || packages="$packages librdmacm-dev"

@@ -1,0 +1,112 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+/*
+ * @test
+ * @summary AsynchronousFileChannel with ExtendedOpenOption.DIRECT behaves as
+ *          FileChannel does: aligned reads and writes with heap and direct
+ *          buffers move the right bytes (JDK 25 fails the heap ones with
+ *          "Invalid argument"), and a misaligned position, length or buffer
+ *          address fails the operation with an IOException naming it.
+ * @requires os.family == "linux"
+ * @modules jdk.net jdk.unsupported
+ * @library ../FileChannel/directio/lib
+ * @build Ext4Dir
+ * @run main/othervm DirectIOAsync
+ */
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.CompletionHandler;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import jdk.nio.DirectIO;
+
+import static java.nio.file.StandardOpenOption.*;
+
+public class DirectIOAsync {
+
+    static void check(boolean ok, String what) {
+        if (!ok)
+            throw new AssertionError(what);
+        System.out.println("ok: " + what);
+    }
+
+    static void expectFailure(java.util.concurrent.Future<Integer> f, String contains, String what)
+            throws Exception {
+        try {
+            int n = f.get(60, TimeUnit.SECONDS);
+            throw new AssertionError(what + ": transferred " + n + " bytes instead of failing");
+        } catch (ExecutionException e) {
+            check(e.getCause() instanceof IOException && e.getCause().getMessage().contains(contains),
+                  what + ": " + e.getCause());
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path file = Ext4Dir.get().resolve("async.bin");
+        byte[] content = new byte[64 * 1024];
+        for (int i = 0; i < content.length; i++)
+            content[i] = (byte) (i * 17 + 5);
+        Files.write(file, content);
+        DirectIO.Alignment a = DirectIO.alignment(file).orElseThrow();
+        int off = a.offset(), mem = a.memory();
+
+        try (AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, READ, WRITE, ExtendedOpenOption.DIRECT)) {
+            // Heap buffer read, aligned position and length.
+            ByteBuffer heap = ByteBuffer.allocate(2 * off);
+            check(ch.read(heap, off).get() == 2 * off, "heap read of " + 2 * off + " at " + off);
+            check(Arrays.equals(heap.array(), Arrays.copyOfRange(content, off, 3 * off)), "heap read bytes");
+
+            // Direct buffer read through a CompletionHandler.
+            ByteBuffer direct = ByteBuffer.allocateDirect(4 * off + mem).alignedSlice(mem).limit(4 * off);
+            CompletableFuture<Integer> done = new CompletableFuture<>();
+            ch.read(direct, 2L * off, null, new CompletionHandler<Integer, Void>() {
+                public void completed(Integer n, Void v) { done.complete(n); }
+                public void failed(Throwable t, Void v) { done.completeExceptionally(t); }
+            });
+            check(done.get(60, TimeUnit.SECONDS) == 4 * off, "direct read with a handler");
+            byte[] got = new byte[4 * off];
+            direct.flip().get(got);
+            check(Arrays.equals(got, Arrays.copyOfRange(content, 2 * off, 6 * off)), "direct read bytes");
+
+            // Writes, heap and direct, read back.
+            byte[] w = new byte[off];
+            Arrays.fill(w, (byte) 0x5a);
+            check(ch.write(ByteBuffer.wrap(w), 8L * off).get() == off, "heap write");
+            ByteBuffer dw = ByteBuffer.allocateDirect(off + mem).alignedSlice(mem).limit(off);
+            while (dw.hasRemaining()) dw.put((byte) 0x3c);
+            check(ch.write(dw.flip(), 9L * off).get() == off, "direct write");
+            byte[] now = Files.readAllBytes(file);
+            check(now[8 * off] == 0x5a && now[9 * off - 1 + off] == 0x3c && now[10 * off] == content[10 * off],
+                  "written bytes in place");
+
+            // Misaligned: position, length, address; reads and writes.
+            expectFailure(ch.read(ByteBuffer.allocate(off), off + 1),
+                          "file position " + (off + 1) + " is not a multiple of the offset alignment " + off,
+                          "read at a misaligned position");
+            expectFailure(ch.write(ByteBuffer.allocate(off), 3),
+                          "file position 3 is not a multiple of the offset alignment " + off,
+                          "write at a misaligned position");
+            expectFailure(ch.read(ByteBuffer.allocate(off + 1), 0),
+                          "length " + (off + 1) + " (the bytes remaining in the buffer)",
+                          "read of a misaligned length");
+            ByteBuffer skewed = ByteBuffer.allocateDirect(2 * off + mem).alignedSlice(mem)
+                                          .position(1).limit(1 + off).slice();
+            expectFailure(ch.read(skewed, 0), "is not a multiple of the memory alignment " + mem,
+                          "read into a misaligned address");
+            expectFailure(ch.write(skewed, 0), "is not a multiple of the memory alignment " + mem,
+                          "write from a misaligned address");
+            check(Arrays.equals(Files.readAllBytes(file), now), "the refused writes changed nothing");
+        }
+    }
+}

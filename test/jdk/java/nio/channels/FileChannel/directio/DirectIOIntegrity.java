@@ -1,0 +1,94 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+/*
+ * @test
+ * @summary 256 MiB written with DIRECT in 1 MiB transfers of varying
+ *          alignment-sized pieces, read back with DIRECT, with buffered I/O
+ *          and with DONTCACHE; the CRC32C of every read equals the written.
+ * @requires os.family == "linux"
+ * @modules jdk.net jdk.unsupported
+ * @library lib
+ * @build Ext4Dir
+ * @run main/othervm DirectIOIntegrity
+ */
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.zip.CRC32C;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import jdk.nio.DirectIO;
+
+import static java.nio.file.StandardOpenOption.*;
+
+public class DirectIOIntegrity {
+    static final long SIZE = 256L << 20;
+    static final int CHUNK = 1 << 20;
+
+    public static void main(String[] args) throws Exception {
+        Path file = Ext4Dir.get().resolve("integrity.bin");
+        Files.deleteIfExists(file);
+        Files.createFile(file);
+        DirectIO.Alignment a = DirectIO.alignment(file).orElseThrow();
+        ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK + a.memory() - 1).alignedSlice(a.memory()).slice(0, CHUNK);
+        SplittableRandom rnd = new SplittableRandom(42);
+        CRC32C written = new CRC32C();
+
+        // Gathering writes of two pieces, split at a random aligned point.
+        try (FileChannel ch = FileChannel.open(file, WRITE, ExtendedOpenOption.DIRECT)) {
+            for (long done = 0; done < SIZE; done += CHUNK) {
+                buf.clear();
+                while (buf.hasRemaining())
+                    buf.putLong(rnd.nextLong());
+                buf.flip();
+                written.update(buf.duplicate());
+                int split = a.offset() * rnd.nextInt(1, CHUNK / a.offset());
+                ByteBuffer[] pieces = { buf.slice(0, split), buf.slice(split, CHUNK - split) };
+                long n = 0;
+                while (n < CHUNK)
+                    n += ch.write(pieces);
+            }
+            ch.force(true);
+        }
+        if (Files.size(file) != SIZE)
+            throw new AssertionError("file size " + Files.size(file));
+        System.out.printf("written: %d MiB, CRC32C %08x%n", SIZE >> 20, written.getValue());
+
+        check(file, buf, "DIRECT", written.getValue(), ExtendedOpenOption.DIRECT);
+        check(file, buf, "buffered", written.getValue());
+        check(file, buf, "DONTCACHE", written.getValue(), ExtendedOpenOption.DONTCACHE);
+        Files.delete(file);
+    }
+
+    static void check(Path file, ByteBuffer buf, String how, long want, OpenOption... extra)
+            throws Exception {
+        OpenOption[] opts = new OpenOption[extra.length + 1];
+        opts[0] = READ;
+        System.arraycopy(extra, 0, opts, 1, extra.length);
+        CRC32C crc = new CRC32C();
+        long total = 0;
+        try (FileChannel ch = FileChannel.open(file, opts)) {
+            int n;
+            buf.clear();
+            while ((n = ch.read(buf)) > 0) {
+                total += n;
+                if (!buf.hasRemaining()) {
+                    crc.update(buf.flip());
+                    buf.clear();
+                }
+            }
+            crc.update(buf.flip());
+        }
+        System.out.printf("read back with %s: %d bytes, CRC32C %08x%n", how, total, crc.getValue());
+        if (total != SIZE || crc.getValue() != want)
+            throw new AssertionError(how + ": read " + total + " bytes with CRC32C "
+                + Long.toHexString(crc.getValue()) + ", wrote " + SIZE + " with " + Long.toHexString(want));
+    }
+}

@@ -1,0 +1,101 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+/*
+ * @test
+ * @summary A file whose size is not a multiple of the direct I/O alignment:
+ *          written with DIRECT by padding the last block and truncating
+ *          (the recipe of doc/jep-direct-io.md), and read back with DIRECT,
+ *          where reads at and past EOF return the right counts.
+ * @requires os.family == "linux"
+ * @modules jdk.net jdk.unsupported
+ * @library lib
+ * @build Ext4Dir
+ * @run main/othervm DirectIOTails
+ */
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import jdk.nio.DirectIO;
+
+import static java.nio.file.StandardOpenOption.*;
+
+public class DirectIOTails {
+
+    static void expect(long got, long want, String what) {
+        if (got != want)
+            throw new AssertionError(what + ": got " + got + ", expected " + want);
+        System.out.println(what + ": " + got);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path file = Ext4Dir.get().resolve("tail.bin");
+        Files.deleteIfExists(file);
+        Files.createFile(file);
+        DirectIO.Alignment a = DirectIO.alignment(file).orElseThrow();
+        int off = a.offset();
+        // Three and a bit blocks: the tail is 100 bytes.
+        int size = 3 * off + 100;
+        int padded = 4 * off;
+        byte[] data = new byte[size];
+        for (int i = 0; i < size; i++)
+            data[i] = (byte) (i * 7 + 1);
+
+        // Write: the data padded to whole blocks, from aligned memory, then
+        // cut the file back to its size.
+        ByteBuffer buf = ByteBuffer.allocateDirect(padded + a.memory() - 1).alignedSlice(a.memory()).slice(0, padded);
+        buf.put(data).position(padded).flip();
+        try (FileChannel ch = FileChannel.open(file, WRITE, ExtendedOpenOption.DIRECT)) {
+            expect(ch.write(buf, 0), padded, "padded write");
+            ch.truncate(size);
+            expect(ch.size(), size, "size after truncate");
+        }
+        expect(Files.size(file), size, "file size");
+        if (!java.util.Arrays.equals(Files.readAllBytes(file), data))
+            throw new AssertionError("the file does not hold the data");
+
+        try (FileChannel ch = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
+            // A whole-file read of the padded size returns the file's size.
+            buf.clear();
+            expect(ch.read(buf, 0), size, "positional read of " + padded + " at 0");
+            for (int i = 0; i < size; i++)
+                if (buf.get(i) != data[i])
+                    throw new AssertionError("byte " + i + " differs");
+            // The last block: only the tail.
+            buf.clear().limit(off);
+            expect(ch.read(buf, 3L * off), 100, "read of the last block");
+            // At EOF and past it: -1.
+            buf.clear().limit(off);
+            expect(ch.read(buf, padded), -1, "positional read at the padded end");
+            buf.clear().limit(off);
+            expect(ch.read(buf, 8L * off), -1, "positional read past EOF");
+            // Relative: whole blocks, then the tail, then -1.
+            ch.position(0);
+            buf.clear().limit(2 * off);
+            expect(ch.read(buf), 2 * off, "relative read 1");
+            buf.clear().limit(2 * off);
+            expect(ch.read(buf), off + 100, "relative read 2 (to EOF)");
+            expect(ch.position(), size, "channel position at EOF");
+            // The position is now unaligned: the next relative read is
+            // refused, and says why.
+            buf.clear().limit(off);
+            try {
+                ch.read(buf);
+                throw new AssertionError("relative read at unaligned EOF position " + size + " succeeded");
+            } catch (java.io.IOException e) {
+                if (!e.getMessage().contains("file position " + size))
+                    throw new AssertionError("unexpected message: " + e.getMessage());
+                System.out.println("relative read at EOF position " + size + ": " + e.getMessage());
+            }
+            ch.position(padded);
+            buf.clear().limit(off);
+            expect(ch.read(buf), -1, "relative read at the aligned end");
+        }
+    }
+}
