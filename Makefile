@@ -8,6 +8,7 @@
 #   make test-rdma      only the RDMA group, in the Soft-RoCE QEMU guest
 #   make bench          the fork's JMH benchmarks
 #   make bench-directio the direct I/O benchmark: fork vs JDK 25 vs fio, one table
+#   make bench-rdma     the RDMA benchmark in the Soft-RoCE guest: Java vs rstream, RDMA vs TCP
 #   make review-diff    the whole fork as one diff against pristine upstream
 #   make assemble       refresh build/src from overlay files and patches
 #
@@ -19,7 +20,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-rdma bench bench-directio review-diff clean dist-clean
+.PHONY: images assemble test test-rdio test-rdma bench bench-directio bench-rdma review-diff clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -58,6 +59,9 @@ bench: assemble
 # rebuild, so that a benchmark never waits for a build.
 bench-directio: $(BUILD)/config.mk
 	@$(SCRIPTS)/bench-directio.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+
+bench-rdma: $(BUILD)/config.mk
+	@$(SCRIPTS)/bench-rdma.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 # Only the diff goes to stdout, so that "make review-diff > fork.diff" works.
 review-diff: $(BUILD)/config.mk

@@ -46,28 +46,11 @@ class=org.openjdk.bench.java.nio.channels.DirectIOReads
 [ -x "$base_jdk/bin/java" ] || die "no baseline JDK at $base_jdk (set BENCH_BASELINE_JDK)"
 command -v fio >/dev/null || die "fio is not installed: re-run bash configure (as root it installs it) or apt-get install fio"
 command -v fincore >/dev/null || die "fincore is not installed: re-run bash configure or apt-get install util-linux-extra"
-jars=("$jmh"/jmh-core-*.jar "$jmh"/jopt-simple-*.jar "$jmh"/commons-math3-*.jar)
-for j in "${jars[@]}" "$jmh"/jmh-generator-annprocess-*.jar; do
-    [ -f "$j" ] || die "no JMH jar $j: re-run bash configure"
-done
 mkdir -p "$out" "$data_dir"
 
 # --- the benchmark jar -------------------------------------------------------
 jar=$out/benchmarks.jar
-if [ ! -f "$jar" ] || [ "$src" -nt "$jar" ] || [ "$0" -nt "$jar" ]; then
-    note "building $jar with $fork_jdk/bin/javac and JMH"
-    rm -rf "$out/classes" && mkdir -p "$out/classes"
-    cp_jars=$(IFS=:; echo "${jars[*]}")
-    "$fork_jdk/bin/javac" -proc:full -Xlint:-options \
-        -cp "$cp_jars" -processorpath "$cp_jars:$(echo "$jmh"/jmh-generator-annprocess-*.jar)" \
-        -d "$out/classes" "$src" > "$out/javac.log" 2>&1 || { cat "$out/javac.log" >&2; die "javac failed"; }
-    for j in "${jars[@]}"; do
-        (cd "$out/classes" && "$fork_jdk/bin/jar" xf "$j")
-    done
-    rm -rf "$out/classes/META-INF/MANIFEST.MF" "$out/classes/META-INF/maven"
-    "$fork_jdk/bin/jar" cfe "$jar.tmp" org.openjdk.jmh.Main -C "$out/classes" . || die "jar failed"
-    mv "$jar.tmp" "$jar"
-fi
+build_bench_jar "$fork_jdk" "$jmh" "$jar" "$src"
 
 # --- the test file -------------------------------------------------------------
 fstype=$(findmnt -n -o FSTYPE --target "$data_dir" 2>/dev/null || stat -f -c %T "$data_dir")

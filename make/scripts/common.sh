@@ -82,3 +82,33 @@ copy_pristine() {   # PRISTINE DEST < LIST
 sha256_of() {
     sha256sum "$1" | cut -d' ' -f1
 }
+
+# Builds the JMH jar JAR from the benchmark sources SRC... with JDK's javac
+# and JMH's annotation processor (the JMH of configure's cache, in JMH_DIR),
+# unless JAR is newer than every source and than the calling script.  The
+# jar is self-contained: java -jar JAR runs org.openjdk.jmh.Main.
+#   build_bench_jar JDK JMH_DIR JAR SRC...
+build_bench_jar() {
+    local jdk=$1 jmh=$2 jar=$3
+    shift 3
+    local jars=("$jmh"/jmh-core-*.jar "$jmh"/jopt-simple-*.jar "$jmh"/commons-math3-*.jar) j s stale=
+    for j in "${jars[@]}" "$jmh"/jmh-generator-annprocess-*.jar; do
+        [ -f "$j" ] || die "no JMH jar $j: re-run bash configure"
+    done
+    [ -f "$jar" ] && [ "$jar" -nt "$0" ] || stale=1
+    for s in "$@"; do [ "$s" -nt "$jar" ] && stale=1; done
+    [ -n "$stale" ] || return 0
+    note "building $jar with $jdk/bin/javac and JMH"
+    local classes=$jar.classes cp
+    rm -rf "$classes" && mkdir -p "$classes"
+    cp=$(IFS=:; echo "${jars[*]}")
+    "$jdk/bin/javac" -proc:full -Xlint:-options \
+        -cp "$cp" -processorpath "$cp:$(echo "$jmh"/jmh-generator-annprocess-*.jar)" \
+        -d "$classes" "$@" > "$jar.javac.log" 2>&1 || { cat "$jar.javac.log" >&2; die "javac failed"; }
+    for j in "${jars[@]}"; do
+        (cd "$classes" && "$jdk/bin/jar" xf "$j")
+    done
+    rm -rf "$classes/META-INF/MANIFEST.MF" "$classes/META-INF/maven"
+    "$jdk/bin/jar" cfe "$jar.tmp" org.openjdk.jmh.Main -C "$classes" . || die "jar failed"
+    mv "$jar.tmp" "$jar"
+}

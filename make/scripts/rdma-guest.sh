@@ -3,6 +3,7 @@
 #
 #   rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME]
 #                 [--tests DIR_OR_FILE...] [--out DIR]
+#   rdma-guest.sh [--jdk JDK_HOME] --bench JAR [--out DIR] [-- JMH_ARGS...]
 #
 # The host kernel has no InfiniBand, so the tests cannot run on it.  The guest
 # boots Debian bookworm's 6.1 kernel (which has rdma_rxe) under TCG, with an
@@ -12,7 +13,9 @@
 # In one boot it brings up rxe0 on a veth pair with guest-only addresses,
 # measures librdmacm's rstream over it (--out/rstream-baseline.txt), runs
 # jtreg with the given JDK on the given tests (--out/JTreport), and powers
-# off.  Host binaries and libraries (java, rstream, ibv_devices, the librxe
+# off.  With --bench, the last stage runs the JMH jar JAR instead (java -jar
+# JAR JMH_ARGS, its results in --out/jmh.csv), and the baseline
+# measures rstream at the benchmark's sizes, over rsockets and over TCP.  Host binaries and libraries (java, rstream, ibv_devices, the librxe
 # verbs provider) run chrooted into the shared host root.
 #
 # Every stage has a timeout, enforced in the guest and again by a watchdog
@@ -53,7 +56,7 @@ config_value() {   # NAME: a value from build/config.mk, if configure wrote one
     sed -n "s/^$1 := //p" "$RDIO_BUILD/config.mk" 2>/dev/null | head -n1
 }
 
-jdk='' jtreg_home='' out='' tests=()
+jdk='' jtreg_home='' out='' tests=() bench_jar='' bench_args=()
 while [ $# -gt 0 ]; do
     case $1 in
         --jdk) jdk=${2:?--jdk needs a directory}; shift 2 ;;
@@ -63,8 +66,10 @@ while [ $# -gt 0 ]; do
             shift
             while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do tests+=("$1"); shift; done
             [ "${#tests[@]}" -gt 0 ] || die "--tests needs at least one test file or directory" ;;
+        --bench) bench_jar=${2:?--bench needs a JMH jar}; shift 2 ;;
+        --) shift; bench_args=("$@"); break ;;
         -h|--help) usage ;;
-        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...] [--out DIR])" ;;
+        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...] [--out DIR], or --bench JAR [-- JMH_ARGS])" ;;
     esac
 done
 
@@ -104,6 +109,12 @@ guest_visible() {   # PATH WHAT
     esac
 }
 guest_visible "$jdk" "the JDK"
+if [ -n "$bench_jar" ]; then
+    [ "${#tests[@]}" = 0 ] || die "--bench and --tests exclude each other"
+    [ -f "$bench_jar" ] || die "no JMH jar $bench_jar"
+    bench_jar=$(readlink -f "$bench_jar")
+    guest_visible "$bench_jar" "the JMH jar"
+fi
 guest_visible "$jtreg_home" "jtreg"
 
 test_root=$RDIO_BUILD/src/test/jdk
@@ -403,12 +414,14 @@ mkdir -p /results/baseline
 rstream_pair /results/baseline/warmup -S 64 -C 1 -I 1000
 set -- $BASELINE_RUNS
 while [ $# -gt 0 ]; do
-    name=$1 size=$2 count=$3 iterations=$4
-    shift 4
+    name=$1 size=$2 count=$3 iterations=$4 over=$5
+    shift 5
+    # rsockets, or (-T s) the kernel's TCP over the same veth pair
+    [ "$over" = tcp ] && over="-T s" || over=
     # Scheduling in the emulated guest makes single runs noisy: take the
     # median of three.
     for run in 1 2 3; do
-        rstream_pair "/results/baseline/$name.$run" -S "$size" -C "$count" -I "$iterations"
+        rstream_pair "/results/baseline/$name.$run" -S "$size" -C "$count" -I "$iterations" $over
         grep '^custom ' "/results/baseline/$name.$run.client" >> "/results/baseline/$name.runs"
     done
     sort -k8,8n "/results/baseline/$name.runs" | sed -n 2p |
@@ -416,23 +429,41 @@ while [ $# -gt 0 ]; do
 done
 report "baseline ok $(since "$t")"
 
-# --- tests: jtreg with the JDK under test, the report on the share.
+# --- tests: jtreg with the JDK under test, the report on the share; or,
+# for a benchmark run, JMH.
 t=$(now)
+if [ -n "$BENCH_JAR" ]; then
+    timeout -s KILL "$TIMEOUT_TESTS" $in_host sh -c 'cd /tmp && exec "$@"' sh \
+        "$JDK/bin/java" -jar "$BENCH_JAR" $BENCH_ARGS -jvmArgsAppend "-Drdio.rdma.server=$SERVER_ADDR" \
+        -rf csv -rff "$SHARE/jmh.csv" > /results/jmh.log 2>&1
+    rc=$?
+    [ "$rc" != 137 ] || fail tests "$t" "JMH did not finish within $TIMEOUT_TESTS s (last output: $(tail -n1 /results/jmh.log | oneline))"
+    [ "$rc" = 0 ] && [ -s /results/jmh.csv ] ||
+        fail tests "$t" "JMH failed (exit status $rc): $(grep -m1 -e 'Exception' -e 'ERROR' /results/jmh.log | oneline)"
+    report "tests ok $(since "$t") JMH"
+    off
+fi
 # A work directory of an earlier run spares jtreg compiling its property
 # definitions and the tests again (it recompiles what is out of date).
 [ -z "$JTWORK_SEED" ] || cp -a "/host$JTWORK_SEED" /tmp/JTwork 2>/dev/null || rm -rf /tmp/JTwork
 set --
 while read -r test; do set -- "$@" "$test"; done < /results/tests.list
-# The harness's own JVM needs no C2 (it only costs emulated CPU time), and
-# -report:files keeps the report to the tests named: jtreg's default report
-# walks the whole test tree, which takes minutes under TCG.  It runs in a
-# writable directory, so that a JVM that crashes leaves its hs_err file
-# where the crash logs are collected from.
+# Every JVM of the run (jtreg, the javac it starts, the tests and what they
+# start) compiles with C1 only, through JAVA_TOOL_OPTIONS: under QEMU's
+# multi-threaded TCG, JVMs with tiered compilation crashed at the entry of
+# C1-compiled methods (2 of 5 javac runs in one probe; 0 of 5 with C1 only,
+# 0 of 5 with C2 only; single-threaded TCG made rstream 70 times slower),
+# and C2 only costs emulated CPU time here.  -report:files keeps the report
+# to the tests named: jtreg's default report walks the whole test tree,
+# which takes minutes under TCG.  jtreg runs in a writable directory, so
+# that a JVM that crashes leaves its hs_err file where the crash logs are
+# collected from.
 run_jtreg() {
-    timeout -s KILL "$TIMEOUT_TESTS" $in_host sh -c 'mkdir -p /tmp/jtreg-cwd && cd /tmp/jtreg-cwd && exec "$@"' sh \
-        "$JDK/bin/java" -XX:TieredStopAtLevel=1 -jar "$JTREG_HOME/lib/jtreg.jar" \
+    timeout -s KILL "$TIMEOUT_TESTS" $in_host JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 \
+        sh -c 'mkdir -p /tmp/jtreg-cwd && cd /tmp/jtreg-cwd && exec "$@"' sh \
+        "$JDK/bin/java" -jar "$JTREG_HOME/lib/jtreg.jar" \
         -jdk:"$JDK" -dir:"$TEST_ROOT" -w:/tmp/JTwork -r:"$SHARE/JTreport" -report:files \
-        -agentvm -conc:1 -verbose:summary \
+        -agentvm -conc:1 -verbose:summary -e:JAVA_TOOL_OPTIONS \
         -timeoutFactor:"$JTREG_TIMEOUT_FACTOR" -e:RDIO_RDMA_SERVER_ADDR="$SERVER_ADDR" \
         "$@" > /results/jtreg.log 2>&1
 }
@@ -484,10 +515,22 @@ report "tests ok $(since "$t") $(grep -c . "$summary") passed"
 off
 INIT
 
-# The rstream baseline: NAME SIZE COUNT ITERATIONS, where an iteration sends
-# COUNT messages of SIZE bytes one way and then back.  64 B ping-pong for the
-# latency, a stream of 64 KiB messages for the bandwidth.
-baseline_runs="64_lat 64 1 5000 64k_bw 65536 200 1"
+# The rstream baseline: NAME SIZE COUNT ITERATIONS OVER, where an iteration
+# sends COUNT messages of SIZE bytes one way and then back, OVER rdma
+# (rsockets) or tcp.  For tests, 64 B ping-pong for the latency and a stream
+# of 64 KiB messages for the bandwidth; for benchmarks, the sizes of
+# test/micro/.../RdmaChannels.java, both ways.
+if [ -z "$bench_jar" ]; then
+    baseline_runs="64_lat 64 1 5000 rdma 64k_bw 65536 200 1 rdma"
+else
+    stage_timeout[baseline]=$GUEST_TIMEOUT_BASELINE_BENCH
+    baseline_runs=
+    for over in rdma tcp; do
+        baseline_runs+=" 64_lat_$over 64 1 2000 $over 1k_lat_$over 1024 1 2000 $over"
+        baseline_runs+=" 32k_lat_$over 32768 1 500 $over 1m_lat_$over 1048576 1 50 $over"
+        baseline_runs+=" 64k_bw_$over 65536 500 1 $over"
+    done
+fi
 
 mkdir -p "$cache"
 busybox=$(command -v busybox)
@@ -530,7 +573,7 @@ fi
 # --- The run -------------------------------------------------------------------
 
 # Clear what an earlier run left in --out (only that: it may be a shared dir).
-rm -rf "$out"/{status,job.env,tests.list,tmp-paths.list,console.log,qemu.log,jtreg.log,jtreg-crashed.log,crashes,retried,rstream-baseline.txt,baseline,JTreport,JTwork}
+rm -rf "$out"/{status,job.env,tests.list,tmp-paths.list,console.log,qemu.log,jtreg.log,jtreg-crashed.log,crashes,retried,rstream-baseline.txt,baseline,JTreport,JTwork,jmh.log,jmh.csv}
 
 # The jtreg work directory of the last run with the same JDK, jtreg and test
 # tree: the guest starts from a copy of it.
@@ -548,10 +591,12 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     echo "PREFIX_LEN=$GUEST_PREFIX_LEN"
     echo "BASELINE_RUNS=$(shq "$baseline_runs")"
     echo "TIMEOUT_RXE=$GUEST_TIMEOUT_RXE"
-    echo "TIMEOUT_BASELINE=$GUEST_TIMEOUT_BASELINE"
+    echo "TIMEOUT_BASELINE=${stage_timeout[baseline]}"
     echo "TIMEOUT_TESTS=$GUEST_TIMEOUT_TESTS"
     echo "JTREG_TIMEOUT_FACTOR=$GUEST_JTREG_TIMEOUT_FACTOR"
     [ ! -d "$jtwork_seed" ] || echo "JTWORK_SEED=$(shq "$jtwork_seed")"
+    echo "BENCH_JAR=$(shq "$bench_jar")"
+    echo "BENCH_ARGS=$(shq "${bench_args[*]}")"
 } > "$out/job.env"
 printf '%s\n' "${jtreg_tests[@]}" > "$out/tests.list"
 printf '%s\n' "${tmp_paths[@]}" > "$out/tmp-paths.list"

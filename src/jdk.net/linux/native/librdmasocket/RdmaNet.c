@@ -80,6 +80,14 @@ static jstring message(JNIEnv *env, const char *prefix, const char *detail, cons
             return message(env, "RDMA sockets are not available: librdmacm.so.1 lacks ", name, ""); \
     } while (0)
 
+static int setNonBlocking(int fd)
+{
+    int flags = p_rfcntl(fd, F_GETFL, 0);
+    if (flags < 0)
+        return -1;
+    return p_rfcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
 /*
  * Loads librdmacm and checks for an RDMA device.  Returns NULL when RDMA
  * sockets can be used, otherwise the reason they cannot.
@@ -175,6 +183,22 @@ static void throwErrno(JNIEnv *env, int err, const char *what)
     JNU_ThrowByName(env, cls, buf);
 }
 
+/*
+ * The I/O status for a failed r* call, from errno: "would block" and
+ * "interrupted" are statuses; anything else is thrown, and the status
+ * returned then is ignored by the caller, which sees the exception.
+ */
+static jint ioStatus(JNIEnv *env, const char *what)
+{
+    int err = errno;
+    if (err == EAGAIN || err == EWOULDBLOCK)
+        return IOS_UNAVAILABLE;
+    if (err == EINTR)
+        return IOS_INTERRUPTED;
+    throwErrno(env, err, what);
+    return IOS_UNAVAILABLE;
+}
+
 static int toSockaddr(JNIEnv *env, jbyteArray addr, jint port, struct sockaddr_storage *ss, socklen_t *len)
 {
     jsize n = (*env)->GetArrayLength(env, addr);
@@ -209,12 +233,61 @@ static jint fromSockaddr(JNIEnv *env, struct sockaddr_storage *ss, jbyteArray ou
     }
 }
 
-static int setNonBlocking(int fd)
+/*
+ * Works around a bug of librdmacm before 44.12 and 55 (Debian 12 ships
+ * 44.0).  Its connection service thread, which watches every accepted
+ * socket and every connect in progress, keeps polling the descriptor array
+ * it started with after that array grows past its first size: it writes to
+ * freed memory ("free(): invalid next size" aborts were seen), spins, and
+ * reads the event channels of other sockets; one without a pending event
+ * blocks it for good, and with it every later raccept and rclose of the
+ * process (they wait for it under librdmacm's global lock).
+ *
+ * The array never shrinks, and each start of the thread makes it four
+ * entries larger.  So start and stop the thread rounds times, before any
+ * socket exists: a non-blocking rconnect that is still resolving its
+ * address registers the socket with the service (the thread starts), and
+ * rclose unregisters it (the thread ends).  The destination is a local
+ * address of an RDMA device, which resolves without any traffic.  Returns
+ * false at once if addr has no RDMA device (rconnect fails with ENODEV).
+ */
+JNIEXPORT jboolean JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds)
 {
-    int flags = p_rfcntl(fd, F_GETFL, 0);
-    if (flags < 0)
-        return -1;
-    return p_rfcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    struct sockaddr_storage ss;
+    socklen_t len;
+    toSockaddr(env, addr, 9, &ss, &len);
+    for (int i = 0; i < rounds; i++) {
+        int fd = p_rsocket(ss.ss_family, SOCK_STREAM, 0);
+        if (fd < 0)
+            return JNI_FALSE;
+        int rv = -1;
+        if (setNonBlocking(fd) == 0)
+            rv = p_rconnect(fd, (struct sockaddr *) &ss, len);
+        int err = errno;
+        p_rclose(fd);
+        if (rv == 0 || err != EINPROGRESS)
+            return JNI_FALSE;   /* never registered with the service */
+    }
+    return JNI_TRUE;
+}
+
+/*
+ * Makes the rsocket's connection-manager event channel non-blocking.  The
+ * number of a stream rsocket is the descriptor of that channel, so this is
+ * fcntl(2), not rfcntl, which leaves the channel of a connected socket alone.
+ *
+ * Why: the connection service thread of librdmacm before 44.12 and 55 may
+ * read the events of any socket registered with it without one pending
+ * (see growServiceSets).  On a blocking channel that read never returns;
+ * non-blocking, it fails with EAGAIN and nothing is lost, since that thread
+ * is the only reader of a connected socket's channel.
+ */
+static void nonBlockingEvents(int fd)
+{
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0 && (flags & O_NONBLOCK) == 0)
+        (void) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
 JNIEXPORT jint JNICALL
@@ -278,6 +351,7 @@ Java_jdk_internal_net_rdma_RdmaNet_connect0(JNIEnv *env, jclass cl, jint fd, jby
         throwErrno(env, err, "connect");
         return IOS_UNAVAILABLE;
     }
+    nonBlockingEvents(fd);
     return 1;
 }
 
@@ -318,13 +392,11 @@ Java_jdk_internal_net_rdma_RdmaNet_accept0(JNIEnv *env, jclass cl, jint fd, jbyt
     socklen_t len = sizeof(ss);
     int nfd = p_raccept(fd, (struct sockaddr *) &ss, &len);
     if (nfd < 0) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK)
-            return IOS_UNAVAILABLE;
-        if (errno == EINTR || errno == ECONNABORTED)
-            return IOS_INTERRUPTED;
-        throwErrno(env, errno, "accept");
-        return IOS_UNAVAILABLE;
+        if (errno == ECONNABORTED)
+            return IOS_INTERRUPTED;     /* the peer gave up: accept again */
+        return ioStatus(env, "accept");
     }
+    nonBlockingEvents(nfd);
     if (setNonBlocking(nfd) < 0) {
         int err = errno;
         p_rclose(nfd);
@@ -433,12 +505,7 @@ Java_jdk_internal_net_rdma_RdmaNet_read0(JNIEnv *env, jclass cl, jint fd, jlong 
         return (jint) n;
     if (n == 0)
         return (len == 0) ? 0 : IOS_EOF;
-    if (errno == EAGAIN || errno == EWOULDBLOCK)
-        return IOS_UNAVAILABLE;
-    if (errno == EINTR)
-        return IOS_INTERRUPTED;
-    throwErrno(env, errno, "read");
-    return IOS_UNAVAILABLE;
+    return ioStatus(env, "read");
 }
 
 /*
@@ -457,12 +524,7 @@ Java_jdk_internal_net_rdma_RdmaNet_readv0(JNIEnv *env, jclass cl, jint fd, jlong
         if (n < 0) {
             if (total > 0)
                 return total;   /* the next call reports the error */
-            if (errno == EAGAIN || errno == EWOULDBLOCK)
-                return IOS_UNAVAILABLE;
-            if (errno == EINTR)
-                return IOS_INTERRUPTED;
-            throwErrno(env, errno, "read");
-            return IOS_UNAVAILABLE;
+            return ioStatus(env, "read");
         }
         if (n == 0)
             return (total > 0) ? total : IOS_EOF;
@@ -479,12 +541,7 @@ Java_jdk_internal_net_rdma_RdmaNet_write0(JNIEnv *env, jclass cl, jint fd, jlong
     ssize_t n = p_rsend(fd, (const void *)(intptr_t) address, (size_t) len, 0);
     if (n >= 0)
         return (jint) n;
-    if (errno == EAGAIN || errno == EWOULDBLOCK)
-        return IOS_UNAVAILABLE;
-    if (errno == EINTR)
-        return IOS_INTERRUPTED;
-    throwErrno(env, errno, "write");
-    return IOS_UNAVAILABLE;
+    return ioStatus(env, "write");
 }
 
 JNIEXPORT jlong JNICALL
@@ -493,12 +550,7 @@ Java_jdk_internal_net_rdma_RdmaNet_writev0(JNIEnv *env, jclass cl, jint fd, jlon
     ssize_t n = p_rwritev(fd, (const struct iovec *)(intptr_t) address, cnt);
     if (n >= 0)
         return (jlong) n;
-    if (errno == EAGAIN || errno == EWOULDBLOCK)
-        return IOS_UNAVAILABLE;
-    if (errno == EINTR)
-        return IOS_INTERRUPTED;
-    throwErrno(env, errno, "write");
-    return IOS_UNAVAILABLE;
+    return ioStatus(env, "write");
 }
 
 JNIEXPORT void JNICALL

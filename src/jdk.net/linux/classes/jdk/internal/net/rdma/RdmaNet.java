@@ -6,6 +6,9 @@
 package jdk.internal.net.rdma;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 
 /**
  * The native rsockets calls (library rdmasocket, which loads librdmacm.so.1
@@ -34,10 +37,41 @@ final class RdmaNet {
         } catch (UnsatisfiedLinkError e) {
             return "RDMA sockets are not part of this JDK build (it was configured with --with-rdma=no)";
         }
-        return init0();
+        String reason = init0();
+        if (reason == null)
+            growServiceSets();
+        return reason;
+    }
+
+    /*
+     * Rounds of growServiceSets0: the service thread of an unfixed librdmacm
+     * then has room for 4 * SERVICE_ROUNDS sockets (accepted, or connecting)
+     * open at once.  A round took 1.5 ms in the Soft-RoCE test guest.
+     */
+    private static final int SERVICE_ROUNDS = 128;
+
+    /**
+     * Readies librdmacm's connection service for many sockets, through the
+     * first local address with an RDMA device (librdmacm before 44.12 and
+     * 55 corrupts memory otherwise; see growServiceSets0 in RdmaNet.c).
+     */
+    private static void growServiceSets() {
+        try {
+            for (NetworkInterface ni : NetworkInterface.networkInterfaces().toList()) {
+                if (!ni.isUp() || ni.isLoopback())
+                    continue;
+                for (InetAddress a : ni.inetAddresses().toList()) {
+                    if (growServiceSets0(a.getAddress(), SERVICE_ROUNDS))
+                        return;
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // no interface to prime through: nothing to do
+        }
     }
 
     private static native String init0();
+    private static native boolean growServiceSets0(byte[] addr, int rounds);
 
     static native int socket0(boolean inet6) throws IOException;
     static native void bind0(int fd, byte[] addr, int port) throws IOException;

@@ -1,0 +1,168 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+package org.openjdk.bench.jdk.net;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+
+import jdk.net.Sockets;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * RDMA socket channels against TCP socket channels, in one JVM: a client
+ * channel (the benchmark thread) and a server channel served by a platform
+ * thread, both blocking, with direct buffers.
+ *
+ * <ul>
+ * <li> {@code pingPong}: the client writes {@code size} bytes, the server
+ *      reads them all and writes them back, the client reads them all.  The
+ *      score is the round trip, in microseconds.
+ * <li> {@code stream}: the client writes 64 KiB buffers that the server
+ *      reads and drops.  The score is writes per second; times 64 KiB it is
+ *      the one-way throughput.
+ * </ul>
+ *
+ * <p> The server binds to the address in the system property
+ * rdio.rdma.server (make bench-rdma passes the Soft-RoCE guest's server
+ * address), else the loopback address, which suits only {@code tcp}.  The
+ * C baselines that these runs are compared with are librdmacm's rstream,
+ * over rsockets and over TCP (its "-T s"), from the same guest boot
+ * (make/scripts/bench-rdma.sh).
+ */
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(1)
+public class RdmaChannels {
+    static final int STREAM_CHUNK = 64 * 1024;
+
+    /** One connection, opened for a trial: the client end and its server. */
+    abstract static class Connection {
+        ServerSocketChannel listener;
+        SocketChannel client;
+        Thread server;
+        ByteBuffer out;
+        ByteBuffer in;
+
+        /**
+         * Connects a client of the transport ("rdma" or "tcp") to a server
+         * thread that reads n bytes at a time and, if echo, writes them back.
+         */
+        void open(String transport, int n, boolean echo) throws IOException {
+            boolean rdma = switch (transport) {
+                case "rdma" -> true;
+                case "tcp" -> false;
+                default -> throw new IllegalArgumentException("transport " + transport);
+            };
+            String host = System.getProperty("rdio.rdma.server");
+            InetAddress addr = (host != null) ? InetAddress.getByName(host) : InetAddress.getLoopbackAddress();
+            listener = rdma ? Sockets.openRdmaServerSocketChannel() : ServerSocketChannel.open();
+            listener.bind(new InetSocketAddress(addr, 0));
+            client = rdma ? Sockets.openRdmaSocketChannel() : SocketChannel.open();
+            client.connect(listener.getLocalAddress());
+            SocketChannel peer = listener.accept();
+            server = new Thread(() -> {
+                ByteBuffer b = ByteBuffer.allocateDirect(n);
+                try (peer) {
+                    while (readFully(peer, b.clear())) {
+                        if (echo)
+                            writeFully(peer, b.flip());
+                    }
+                } catch (IOException e) {
+                    // the client closed: the trial is over
+                }
+            }, "server");
+            server.setDaemon(true);
+            server.start();
+            out = ByteBuffer.allocateDirect(n);
+            in = ByteBuffer.allocateDirect(n);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws Exception {
+            if (client != null)
+                client.close();
+            if (server != null)
+                server.join(10_000);
+            if (listener != null)
+                listener.close();
+        }
+    }
+
+    /** Ping-pong: size bytes there and back. */
+    @State(Scope.Thread)
+    public static class Echo extends Connection {
+        @Param({"rdma", "tcp"})
+        public String transport;
+
+        @Param({"64", "1024", "32768", "1048576"})
+        public int size;
+
+        @Setup(Level.Trial)
+        public void setup() throws IOException {
+            open(transport, size, true);
+        }
+    }
+
+    /** Streaming: 64 KiB writes that the server reads and drops. */
+    @State(Scope.Thread)
+    public static class Sink extends Connection {
+        @Param({"rdma", "tcp"})
+        public String transport;
+
+        @Setup(Level.Trial)
+        public void setup() throws IOException {
+            open(transport, STREAM_CHUNK, false);
+        }
+    }
+
+    /** Reads exactly b.remaining() bytes; false at EOF. */
+    static boolean readFully(SocketChannel sc, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            if (sc.read(b) < 0)
+                return false;
+        }
+        return true;
+    }
+
+    static void writeFully(SocketChannel sc, ByteBuffer b) throws IOException {
+        while (b.hasRemaining())
+            sc.write(b);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public int pingPong(Echo s) throws IOException {
+        writeFully(s.client, s.out.clear());
+        if (!readFully(s.client, s.in.clear()))
+            throw new IOException("the echo server closed the connection");
+        return s.in.get(0);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.Throughput)
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    public int stream(Sink s) throws IOException {
+        writeFully(s.client, s.out.clear());
+        return s.out.position();
+    }
+}
