@@ -52,6 +52,7 @@ awk -F, -v base="$base" '
             c[f[1]] = (f[1] ~ /_bw_/) ? f[7] : 2 * f[8]   # Gb/s, or round trip in us
         }
     }
+    { sub(/\r$/, "") }   # JMH ends its CSV lines with CR LF
     NR == 1 { for (i = 1; i <= NF; i++) col[unq($i)] = i; next }
     {
         b = unq($col["Benchmark"]); t = unq($col["Param: transport"]); score = unq($col["Score"])
@@ -59,23 +60,25 @@ awk -F, -v base="$base" '
         else j["bw", t] = score * 65536 * 8 / 1e9
     }
     END {
-        printf "| case | Java RDMA | C rstream RDMA | Java/C RDMA | Java TCP | C rstream TCP | Java/C TCP | Java RDMA vs TCP |\n"
+        printf "| case | Java RDMA | C rstream RDMA | Java/C RDMA | Java TCP | C rstream TCP | Java/C TCP | Java RDMA/TCP |\n"
         printf "|---|---|---|---|---|---|---|---|\n"
         n = split("64 1024 32768 1048576", sizes, " ")
         split("64 1k 32k 1m", names, " ")
         for (i = 1; i <= n; i++) {
             s = sizes[i]; jr = j["lat", s, "rdma"]; jt = j["lat", s, "tcp"]
             cr = c[names[i] "_lat_rdma"]; ct = c[names[i] "_lat_tcp"]
-            printf "| ping-pong %s B, round trip (us) | %.1f | %.1f | %s | %.1f | %.1f | %s | %s |\n", s, jr, cr, ratio(jr, cr), jt, ct, ratio(jt, ct), ratio(jt, jr) "x faster"
+            printf "| ping-pong %s B, round trip (us) | %.1f | %.1f | %s | %.1f | %.1f | %s | %s |\n", s, jr, cr, ratio(jr, cr), jt, ct, ratio(jt, ct), ratio(jr, jt)
         }
         jr = j["bw", "rdma"]; jt = j["bw", "tcp"]; cr = c["64k_bw_rdma"]; ct = c["64k_bw_tcp"]
-        printf "| stream 64 KiB writes (Gb/s) | %.2f | %.2f | %s | %.2f | %.2f | %s | %s |\n", jr, cr, ratio(jr, cr), jt, ct, ratio(jt, ct), ratio(jr, jt) "x"
+        printf "| stream 64 KiB writes (Gb/s) | %.2f | %.2f | %s | %.2f | %.2f | %s | %s |\n", jr, cr, ratio(jr, cr), jt, ct, ratio(jt, ct), ratio(jr, jt)
     }' "$csv" > "$out/results.md" || die "cannot read $csv"
 {
     echo "# RDMA sockets benchmark, $(date -u +%Y-%m-%dT%H:%MZ), Soft-RoCE guest under QEMU TCG"
     echo
     echo "Java: JMH $class on $jdk; C: rstream from the same boot ($base)."
-    echo "Ping-pong: lower is better (Java/C above 1 means Java is slower); stream: higher is better."
+    echo "Ping-pong: the round trip, lower is better (a Java/C ratio above 1: Java is slower; Java RDMA/TCP"
+    echo "below 1: RDMA is faster).  Stream: one-way throughput, higher is better (ratios the other way round)."
+    echo "JMH's error bars are in $csv."
     echo
     cat "$out/results.md"
 } > "$out/results.md.tmp" && mv "$out/results.md.tmp" "$out/results.md"

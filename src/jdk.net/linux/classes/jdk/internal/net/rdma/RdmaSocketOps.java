@@ -37,7 +37,8 @@ import sun.nio.ch.SocketOps;
  * <p> Every rsocket is non-blocking. A blocking operation is a non-blocking
  * call plus {@link #park}, which polls the socket with rpoll (timeout 0,
  * never blocking inside librdmacm) and parks the thread between polls,
- * spinning briefly first and then backing off from 20 us to 1 ms. Platform
+ * spinning for up to 200 us first (a reply on a fast network comes sooner,
+ * and a parked thread wakes late), then backing off from 20 us to 1 ms. Platform
  * and virtual threads wait the same way; a virtual thread unmounts while
  * parked, so it never pins its carrier. Close, shutdown and interrupt
  * unpark the waiter at once. The cost: a thread blocked for long polls
@@ -50,7 +51,7 @@ final class RdmaSocketOps extends SocketOps {
     private static final short POLLIN = 0x0001;
     private static final short POLLOUT = 0x0004;
 
-    private static final int SPINS = 16;
+    private static final long SPIN_NANOS = 200_000L;
     private static final long MIN_PARK_NANOS = 20_000L;
     private static final long MAX_PARK_NANOS = 1_000_000L;
     // park returns after this long at most; its callers retry the operation
@@ -291,15 +292,16 @@ final class RdmaSocketOps extends SocketOps {
         waiters.put(k, w);
         try {
             long sleep = MIN_PARK_NANOS;
-            for (int i = 0; ; i++) {
+            for (;;) {
                 if (w.stopped || !isOpen.getAsBoolean() || w.thread.isInterrupted())
                     return;
                 if (RdmaNet.poll0(fdVal, event) != 0)
                     return;
-                if (i >= SPINS && System.nanoTime() - start > MAX_WAIT_NANOS)
+                long waited = System.nanoTime() - start;
+                if (waited > MAX_WAIT_NANOS)
                     return;   // the caller retries the operation
                 long park = 0;
-                if (i >= SPINS) {
+                if (waited > SPIN_NANOS) {
                     park = sleep;
                     sleep = Math.min(sleep * 2, MAX_PARK_NANOS);
                 }
