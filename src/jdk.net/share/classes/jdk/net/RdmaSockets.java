@@ -75,11 +75,13 @@ import jdk.internal.net.rdma.RdmaProvider;
  * <h2>Blocking and threads</h2>
  * RDMA sockets are always non-blocking underneath. A blocking operation,
  * in a platform or a virtual thread, polls the socket with the library's
- * {@code rpoll} without waiting inside the library and parks the thread
- * between polls, backing off up to 1 ms, so close, shutdown and interrupt
- * always wake it, and a virtual thread never pins its carrier while it
- * waits. The cost is that a thread blocked for long polls about a thousand
- * times a second, and may see readiness up to 1 ms late. A
+ * {@code rpoll} without waiting inside the library: it spins for up to
+ * 200 microseconds, then parks the thread between polls, backing off up to
+ * 1 ms, so close, shutdown and interrupt always wake it, and a virtual
+ * thread does not pin its carrier while it is parked. The cost is that a
+ * waiting thread uses a CPU for up to 200 microseconds, a thread blocked
+ * for long polls about a thousand times a second, and readiness that comes
+ * after the spin may be seen up to 1 ms late. A
  * {@link java.net.Socket} from {@link #openSocket} is an adaptor of a
  * socket channel: interrupting a thread blocked on it closes it, even a
  * platform thread. A selector's {@code select} waits inside {@code rpoll}.
@@ -90,7 +92,8 @@ import jdk.internal.net.rdma.RdmaProvider;
  * handshake runs, the connect cannot be interrupted or closed, and the
  * timeout of {@link Socket#connect(java.net.SocketAddress, int)} is not
  * applied; an unreachable address fails after the RDMA connection
- * manager's own timeouts.
+ * manager's own timeouts. A virtual thread pins its carrier while its
+ * handshake runs; connects run one at a time.
  *
  * <p> Each connection pins memory for its buffers (about 260 KiB with the
  * defaults), which counts against {@code RLIMIT_MEMLOCK} unless the process
