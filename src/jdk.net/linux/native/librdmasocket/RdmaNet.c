@@ -279,7 +279,7 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
  *
  * Why: the connection service thread of librdmacm before 44.12 and 55 may
  * read the events of any socket registered with it without one pending
- * (see growServiceSets).  On a blocking channel that read never returns;
+ * (see growServiceSets0).  On a blocking channel that read never returns;
  * non-blocking, it fails with EAGAIN and nothing is lost, since that thread
  * is the only reader of a connected socket's channel.
  */
@@ -326,9 +326,11 @@ Java_jdk_internal_net_rdma_RdmaNet_listen0(JNIEnv *env, jclass cl, jint fd, jint
 
 /*
  * Connects in blocking mode, then makes the socket non-blocking again: the
- * whole handshake runs in this thread, on the socket's own event channel.
- * A non-blocking rconnect hands the socket to librdmacm's connect service
- * thread, and several of those at once were seen to deadlock (v44).
+ * whole handshake runs in this thread, on the socket's own event channel,
+ * and the socket is never registered with librdmacm's connection service
+ * thread (see growServiceSets0).  Connects were made synchronous when
+ * several non-blocking ones at once hung with librdmacm 44.0; that was the
+ * service thread's bug, and a non-blocking connect is future work.
  */
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_connect0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr, jint port)
