@@ -416,7 +416,8 @@ set -- $BASELINE_RUNS
 while [ $# -gt 0 ]; do
     name=$1 size=$2 count=$3 iterations=$4 over=$5
     shift 5
-    # rsockets, or (-T s) the kernel's TCP over the same veth pair
+    # rsockets, or (-T s) the kernel's TCP to the same address (local, so
+    # the kernel delivers it through lo, as rxe0 loops RDMA back itself)
     [ "$over" = tcp ] && over="-T s" || over=
     # Scheduling in the emulated guest makes single runs noisy: take the
     # median of three.
@@ -437,7 +438,7 @@ if [ -n "$BENCH_JAR" ]; then
     # JMH forks did), so that scores are those of optimized code.
     timeout -s KILL "$TIMEOUT_TESTS" $in_host JAVA_TOOL_OPTIONS=-XX:-TieredCompilation \
         sh -c 'cd /tmp && exec "$@"' sh \
-        "$JDK/bin/java" -jar "$BENCH_JAR" $BENCH_ARGS -jvmArgsAppend "-Drdio.rdma.server=$SERVER_ADDR" \
+        "$JDK/bin/java" -jar "$BENCH_JAR" -foe true $BENCH_ARGS -jvmArgsAppend "-Drdio.rdma.server=$SERVER_ADDR" \
         -rf csv -rff "$SHARE/jmh.csv" > /results/jmh.log 2>&1
     rc=$?
     [ "$rc" != 137 ] || fail tests "$t" "JMH did not finish within $TIMEOUT_TESTS s (last output: $(tail -n1 /results/jmh.log | oneline))"
@@ -576,7 +577,7 @@ fi
 # --- The run -------------------------------------------------------------------
 
 # Clear what an earlier run left in --out (only that: it may be a shared dir).
-rm -rf "$out"/{status,job.env,tests.list,tmp-paths.list,console.log,qemu.log,jtreg.log,jtreg-crashed.log,crashes,retried,rstream-baseline.txt,baseline,JTreport,JTwork,jmh.log,jmh.csv}
+rm -rf "$out"/{status,job.env,tests.list,tmp-paths.list,console.log,qemu.log,jtreg.log,jtreg-crashed.log,crashes,retried,rstream-baseline.txt,baseline,JTreport,JTwork,jmh.log,jmh.csv,progress.log}
 
 # The jtreg work directory of the last run with the same JDK, jtreg and test
 # tree: the guest starts from a copy of it.

@@ -234,22 +234,26 @@ static jint fromSockaddr(JNIEnv *env, struct sockaddr_storage *ss, jbyteArray ou
 }
 
 /*
- * Works around a bug of librdmacm before 44.12 and 55 (Debian 12 ships
- * 44.0).  Its connection service thread, which watches every accepted
- * socket and every connect in progress, keeps polling the descriptor array
- * it started with after that array grows past its first size: it writes to
+ * Works around a bug of librdmacm releases without rdma-core commit
+ * 24061f015 (fixed in 53.0, backported to 44.7 and to later stable
+ * releases; Debian 12 ships 44.0).  Its service threads, one that watches
+ * every accepted socket and every connect in progress and one that watches
+ * every listening socket, keep polling the descriptor array they started
+ * with after that array grows past its first size: they write to
  * freed memory ("free(): invalid next size" aborts were seen), spins, and
  * reads the event channels of other sockets; one without a pending event
  * blocks it for good, and with it every later raccept and rclose of the
- * process (they wait for it under librdmacm's global lock).
+ * process (they wait for it under librdmacm's global lock); a listener
+ * added after the growth is never watched, so its connections are lost.
  *
- * The array never shrinks, and each start of the thread makes it four
- * entries larger.  So start and stop the thread rounds times, before any
- * socket exists: a non-blocking rconnect that is still resolving its
- * address registers the socket with the service (the thread starts), and
- * rclose unregisters it (the thread ends).  The destination is a local
- * address of an RDMA device, which resolves without any traffic.  Returns
- * false at once if addr has no RDMA device (rconnect fails with ENODEV).
+ * The arrays never shrink, and each start of a thread makes its array four
+ * entries larger.  So start and stop each thread rounds times, before any
+ * socket exists.  The connection service: a non-blocking rconnect to addr,
+ * still resolving, registers the socket (the thread starts), and rclose
+ * unregisters it (the thread ends).  The listen service: rlisten on addr,
+ * port 0, then rclose.  addr is a local address, so nothing goes on the
+ * wire.  Returns false if a round could not register a socket (e.g. addr
+ * is loopback, which has no RDMA device: rconnect fails with ENODEV).
  */
 JNIEXPORT jboolean JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds)
@@ -269,6 +273,19 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
         if (rv == 0 || err != EINPROGRESS)
             return JNI_FALSE;   /* never registered with the service */
     }
+    struct sockaddr_storage any = ss;
+    ((struct sockaddr_in *) &any)->sin_port = 0;    /* same offset in sockaddr_in6 */
+    for (int i = 0; i < rounds; i++) {
+        int fd = p_rsocket(ss.ss_family, SOCK_STREAM, 0);
+        if (fd < 0)
+            return JNI_FALSE;
+        int rv = -1;
+        if (setNonBlocking(fd) == 0 && p_rbind(fd, (struct sockaddr *) &any, len) == 0)
+            rv = p_rlisten(fd, 1);
+        p_rclose(fd);
+        if (rv != 0)
+            return JNI_FALSE;
+    }
     return JNI_TRUE;
 }
 
@@ -277,7 +294,7 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
  * number of a stream rsocket is the descriptor of that channel, so this is
  * fcntl(2), not rfcntl, which leaves the channel of a connected socket alone.
  *
- * Why: the connection service thread of librdmacm before 44.12 and 55 may
+ * Why: the connection service thread of an unfixed librdmacm may
  * read the events of any socket registered with it without one pending
  * (see growServiceSets0).  On a blocking channel that read never returns;
  * non-blocking, it fails with EAGAIN and nothing is lost, since that thread

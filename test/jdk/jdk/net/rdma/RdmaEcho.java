@@ -11,7 +11,8 @@
  *          with the Sockets and the RdmaSockets names); a 256 MiB transfer
  *          with a CRC32 compared at both ends; 64 concurrent connections
  *          served by one selector thread, each verifying its bytes, within a
- *          time bound; an echo from 100 virtual threads.  Runs in the
+ *          time bound; an echo from 100 virtual threads; eight listeners
+ *          open at once, each echoing a connection.  Runs in the
  *          Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @run main/othervm/timeout=900 RdmaEcho
@@ -67,7 +68,9 @@ public class RdmaEcho {
                 new RdmaTestLib.Case("100 virtual threads echo",
                         RdmaEcho::virtualThreads),
                 new RdmaTestLib.Case("64 connections on one selector thread",
-                        () -> selectorEcho(64, 32 * 1024, 300))));
+                        () -> selectorEcho(64, 32 * 1024, 300)),
+                new RdmaTestLib.Case("8 listeners open at once",
+                        RdmaEcho::manyListeners)));
     }
 
     static byte[] message(int n, long seed) {
@@ -202,10 +205,12 @@ public class RdmaEcho {
                 Client c = new Client(sc, ByteBuffer.wrap(msg), ByteBuffer.allocate(bytesPerClient), msg);
                 clients.add(c);
                 if (count == 1) {
-                    // non-blocking connect, completed through the selector
+                    // connect on a non-blocking channel: RDMA connects complete at once
+                    // (RdmaSockets' javadoc), so connect returns true
                     sc.configureBlocking(false);
-                    boolean now = sc.connect(addr);
-                    sc.register(cs, now ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_CONNECT, c);
+                    RdmaTestLib.check(sc.connect(addr), "non-blocking connect returned false");
+                    RdmaTestLib.check(sc.isConnected() && !sc.isConnectionPending(), "not connected");
+                    sc.register(cs, SelectionKey.OP_READ | SelectionKey.OP_WRITE, c);
                 } else {
                     // one connect at a time (see doc/rdma-sockets-design.md, section 10), then all
                     // connections are open at once, non-blocking
@@ -227,11 +232,6 @@ public class RdmaEcho {
                     SelectionKey k = it.next();
                     it.remove();
                     Client c = (Client) k.attachment();
-                    if (k.isConnectable()) {
-                        if (c.sc().finishConnect())
-                            k.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-                        continue;
-                    }
                     if (k.isWritable() && c.out().hasRemaining()) {
                         c.sc().write(c.out());
                         if (!c.out().hasRemaining())
@@ -407,6 +407,38 @@ public class RdmaEcho {
             for (Future<?> f : clients)
                 f.get(300, TimeUnit.SECONDS);
             acceptor.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Eight server channels listening at once, each accepting and echoing
+     * one connection (librdmacm 44.0 lost the connections of a listener
+     * added after its listen service's array grew past four entries).
+     */
+    static void manyListeners() throws Exception {
+        final int n = 8;
+        List<ServerSocketChannel> listeners = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+                listeners.add(ssc);
+                ssc.bind(RdmaTestLib.anyPort());
+            }
+            for (int i = 0; i < n; i++) {
+                ServerSocketChannel ssc = listeners.get(i);
+                try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
+                    sc.connect(ssc.getLocalAddress());
+                    try (SocketChannel peer = ssc.accept()) {
+                        byte[] msg = message(1000, i * 31L);
+                        RdmaTestLib.writeFully(sc, ByteBuffer.wrap(msg));
+                        ByteBuffer got = RdmaTestLib.readFully(peer, msg.length);
+                        RdmaTestLib.check(got.equals(ByteBuffer.wrap(msg)), "bytes differ on listener " + i);
+                    }
+                }
+            }
+        } finally {
+            for (ServerSocketChannel ssc : listeners)
+                ssc.close();
         }
     }
 }

@@ -44,16 +44,17 @@ final class RdmaNet {
     }
 
     /*
-     * Rounds of growServiceSets0: the service thread of an unfixed librdmacm
-     * then has room for 4 * SERVICE_ROUNDS sockets (accepted, or connecting)
-     * open at once.  A round took 1.5 ms in the Soft-RoCE test guest.
+     * Rounds of growServiceSets0: the service threads of an unfixed
+     * librdmacm then have room for 4 * SERVICE_ROUNDS sockets (accepted or
+     * connecting; listening) open at once.
      */
     private static final int SERVICE_ROUNDS = 128;
 
     /**
-     * Readies librdmacm's connection service for many sockets, through the
-     * first local address with an RDMA device (librdmacm before 44.12 and
-     * 55 corrupts memory otherwise; see growServiceSets0 in RdmaNet.c).
+     * Readies librdmacm's service threads for many sockets, through the
+     * first local non-loopback address where that works (an unfixed
+     * librdmacm corrupts memory otherwise; see growServiceSets0 in
+     * RdmaNet.c).
      */
     private static void growServiceSets() {
         try {

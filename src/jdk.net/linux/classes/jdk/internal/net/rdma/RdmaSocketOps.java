@@ -96,10 +96,12 @@ final class RdmaSocketOps extends SocketOps {
     private final AtomicInteger listenerCount = new AtomicInteger();
 
     /*
-     * rlisten and rconnect are made by one thread at a time. Connects are
-     * synchronous (RdmaNet.connect0): several non-blocking connects at once
-     * were seen to deadlock inside librdmacm v44 (a thread stuck in
-     * rconnect, then every rlisten of the process behind it).
+     * rlisten and rconnect are made by one thread at a time, and connects
+     * are synchronous (RdmaNet.connect0): the configuration the tests
+     * verified.  (The hang first blamed on concurrent non-blocking connects
+     * was librdmacm 44.0's service-thread bug; see RdmaNet.c.)  The cost: a
+     * connect to an unreachable address, which rsockets retries for about
+     * two minutes, holds up every other connect and listen meanwhile.
      */
     private static final Object CM_LOCK = new Object();
 
