@@ -7,7 +7,8 @@
  * The native side of jdk.internal.net.rdma.RdmaNet: thin wrappers over the
  * rsockets calls of librdmacm, which is loaded at run time with dlopen, so
  * that the JDK starts and runs on machines without rdma-core.  Every socket
- * is non-blocking; waiting is done in Java.  Errors become Java exceptions
+ * is non-blocking but for the connect handshake (connect0); waiting is
+ * done in Java.  Errors become Java exceptions
  * here (errno mapping); "would block" becomes IOS_UNAVAILABLE.
  */
 

@@ -27,7 +27,8 @@ import jdk.internal.net.rdma.RdmaProvider;
  * and timeouts, and {@link SocketChannel} and {@link ServerSocketChannel}
  * in blocking and non-blocking mode, with scatter/gather I/O, half-close,
  * asynchronous close and interruption as the channel specifications
- * describe. Both ends of a connection must use RDMA sockets (or rsockets in
+ * describe, except while a connection is being established (see below).
+ * Both ends of a connection must use RDMA sockets (or rsockets in
  * native code); an RDMA socket cannot talk to an ordinary TCP socket.
  *
  * <h2>Availability</h2>
@@ -73,11 +74,12 @@ import jdk.internal.net.rdma.RdmaProvider;
  * {@code TCP_NODELAY} is accepted; rsockets sends every write at once.
  *
  * <h2>Blocking and threads</h2>
- * RDMA sockets are always non-blocking underneath. A blocking operation,
- * in a platform or a virtual thread, polls the socket with the library's
- * {@code rpoll} without waiting inside the library: it spins for up to
- * 200 microseconds, then parks the thread between polls, backing off up to
- * 1 ms, so close, shutdown and interrupt always wake it, and a virtual
+ * Once connected or listening, RDMA sockets are non-blocking underneath. A
+ * blocking read, write or accept, in a platform or a virtual thread, polls
+ * the socket with the library's {@code rpoll} without waiting inside the
+ * library: it spins for up to 200 microseconds, then parks the thread
+ * between polls, backing off up to 1 ms, so close, shutdown and interrupt
+ * always wake it, and a virtual
  * thread does not pin its carrier while it is parked. The cost is that a
  * waiting thread uses a CPU for up to 200 microseconds, a thread blocked
  * for long polls about a thousand times a second, and readiness that comes

@@ -34,7 +34,8 @@ import sun.nio.ch.SocketOps;
 /**
  * The OS calls of RDMA channels: rsockets, through {@link RdmaNet}.
  *
- * <p> Every rsocket is non-blocking. A blocking operation is a non-blocking
+ * <p> Every rsocket is non-blocking, except during the connect handshake
+ * (RdmaNet.connect0). A blocking operation is a non-blocking
  * call plus {@link #park}, which polls the socket with rpoll (timeout 0,
  * never blocking inside librdmacm) and parks the thread between polls,
  * spinning for up to 200 us first (a reply on a fast network comes sooner,
