@@ -14,9 +14,10 @@
 # measures librdmacm's rstream over it (--out/rstream-baseline.txt), runs
 # jtreg with the given JDK on the given tests (--out/JTreport), and powers
 # off.  With --bench, the last stage runs the JMH jar JAR instead (java -jar
-# JAR JMH_ARGS, its results in --out/jmh.csv), and the baseline
-# measures rstream at the benchmark's sizes, over rsockets and over TCP.  Host binaries and libraries (java, rstream, ibv_devices, the librxe
-# verbs provider) run chrooted into the shared host root.
+# JAR JMH_ARGS, its results in --out/jmh.csv), and the baseline measures
+# rstream at the benchmark's sizes, over rsockets and over TCP.  Host
+# binaries and libraries (java, rstream, ibv_devices, the librxe verbs
+# provider) run chrooted into the shared host root.
 #
 # Every stage has a timeout, enforced in the guest and again by a watchdog
 # here; the whole QEMU run is under timeout(1).  The guest reports each
