@@ -274,8 +274,8 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
         if (rv == 0 || err != EINPROGRESS)
             return JNI_FALSE;   /* never registered with the service */
     }
-    struct sockaddr_storage any = ss;
-    ((struct sockaddr_in *) &any)->sin_port = 0;    /* same offset in sockaddr_in6 */
+    struct sockaddr_storage any;     /* addr, port 0 */
+    toSockaddr(env, addr, 0, &any, &len);
     for (int i = 0; i < rounds; i++) {
         int fd = p_rsocket(ss.ss_family, SOCK_STREAM, 0);
         if (fd < 0)
