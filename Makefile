@@ -6,6 +6,7 @@
 #   make test TEST=...  upstream's test framework, e.g. TEST=jdk_nio
 #   make test-rdio      every jtreg test this fork adds; prints "N passed, N failed"
 #   make test-rdma      only the RDMA group, in the Soft-RoCE QEMU guest
+#   make test-directio-fs  only the direct I/O tests, once per file system (as root)
 #   make bench          the fork's JMH benchmarks
 #   make bench-directio the direct I/O benchmark: fork vs JDK 25 vs fio, one table
 #   make bench-rdma     the RDMA benchmark in the Soft-RoCE guest: Java vs rstream, RDMA vs TCP
@@ -20,7 +21,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-rdma bench bench-directio bench-rdma review-diff clean dist-clean
+.PHONY: images assemble test test-rdio test-rdma test-directio-fs bench bench-directio bench-rdma review-diff clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -43,13 +44,19 @@ images: assemble
 test: assemble
 	+$(MAKE) -C $(RDIO_CONF_DIR) test $(RDIO_MAKE_VARS) TEST="$(TEST)" $(if $(JTREG),JTREG="$(JTREG)")
 
-# The host tests, then the RDMA group in the guest; one summary line.
+# The host tests, the direct I/O matrix, then the RDMA group in the guest;
+# one summary line.
 test-rdio: images
 	@$(SCRIPTS)/test-rdio.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
 
 test-rdma: images
 	@$(SCRIPTS)/rdma-guest.sh --jdk $(RDIO_CONF_DIR)/images/jdk --jtreg $(RDIO_JTREG_HOME) \
 	    --out $(BUILD)/rdma-guest --tests jdk/net/rdma
+
+# The fork's and upstream's direct I/O tests on ext4 (default, data=journal,
+# 4096-byte sectors), XFS, btrfs and tmpfs, each on its own loop device.
+test-directio-fs: images
+	@$(SCRIPTS)/directio-fs.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
 
 bench: assemble
 	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark $(RDIO_MAKE_VARS)

@@ -66,6 +66,19 @@ debian_archive_uri() {
         grep -v security | grep -i debian | head -n1 | grep .
 }
 
+# Downloads FILE of Debian source package SRC straight from the archive's
+# pool into DIR.  A point release drops superseded versions from the suite's
+# index, while the pool keeps serving their files for a while longer: the
+# pinned version then still arrives, checked by its sha256 as always.
+#   pool_download SRC FILE DIR
+pool_download() {
+    local src=$1 file=$2 dir=$3 uri prefix
+    uri=$(debian_archive_uri) || return 1
+    case $src in lib?*) prefix=${src:0:4} ;; *) prefix=${src:0:1} ;; esac
+    curl -fsSL --retry 3 -o "$dir/$file.part" "${uri%/}/pool/main/$prefix/$src/$file" &&
+        mv "$dir/$file.part" "$dir/$file" || { rm -f "$dir/$file.part"; return 1; }
+}
+
 # Copies the files listed on stdin (paths relative to PRISTINE) that exist
 # upstream into DEST, writable, so that patches can be applied to them.
 copy_pristine() {   # PRISTINE DEST < LIST
@@ -77,6 +90,24 @@ copy_pristine() {   # PRISTINE DEST < LIST
             chmod u+w "$2/$f"
         fi
     done
+}
+
+# Runs jtreg on TEST... of the assembled test tree (build/src/test/jdk) with
+# the options of the fork's test runs, its work and report directories in
+# OUT/JTwork and OUT/JTreport; jtreg options may precede the tests.  The
+# status is jtreg's; callers judge a run by its report (jtreg-summary.sh).
+#   run_jtreg JDK JTREG_HOME OUT [OPTION...] TEST...
+run_jtreg() {
+    local jdk=$1 jtreg_home=$2 out=$3
+    shift 3
+    "$jdk/bin/java" -jar "$jtreg_home/lib/jtreg.jar" \
+        -jdk:"$jdk" \
+        -dir:"$RDIO_BUILD/src/test/jdk" \
+        -w:"$out/JTwork" -r:"$out/JTreport" \
+        -agentvm -conc:1 -timeoutFactor:4 \
+        -retain:fail,error -ignore:quiet -report:executed \
+        -verbose:summary \
+        "$@"
 }
 
 sha256_of() {

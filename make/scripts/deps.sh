@@ -28,6 +28,10 @@ packages="$packages qemu-system-x86 busybox-static iproute2 rdma-core ibverbs-pr
 packages="$packages util-linux-extra"
 # make bench-directio runs fio as the native baseline.
 packages="$packages fio"
+# The direct I/O file system matrix (make test-directio-fs, part of make
+# test-rdio) makes XFS and btrfs file systems on loop devices; mkfs.ext4
+# comes with e2fsprogs, which every Debian system has.
+packages="$packages xfsprogs btrfs-progs"
 # The RDMA sockets compile against librdmacm's headers (the library itself
 # is loaded at run time).
 [ "$rdma" = no ] || packages="$packages librdmacm-dev"

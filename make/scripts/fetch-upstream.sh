@@ -36,6 +36,9 @@ if [ -z "$src" ] && [ ! -f "$tarball" ]; then
         suite_apt apt-get -qq source --download-only \
             "$DEBIAN_SOURCE_PACKAGE=$DEBIAN_SOURCE_VERSION" >download.log 2>&1) || true
     [ -f "$RDIO_CACHE/downloads/tmp/$UPSTREAM_TARBALL" ] ||
+        pool_download "$DEBIAN_SOURCE_PACKAGE" "$UPSTREAM_TARBALL" "$RDIO_CACHE/downloads/tmp" \
+            >>"$RDIO_CACHE/downloads/tmp/download.log" 2>&1 || true
+    [ -f "$RDIO_CACHE/downloads/tmp/$UPSTREAM_TARBALL" ] ||
         die "cannot download $UPSTREAM_TARBALL (network down or not in Debian $DEBIAN_SUITE; see $RDIO_CACHE/downloads/tmp/download.log); pass --with-upstream=PATH to use a local copy"
     mv "$RDIO_CACHE/downloads/tmp/$UPSTREAM_TARBALL" "$tarball"
     rm -rf "$RDIO_CACHE/downloads/tmp"

@@ -7,6 +7,11 @@
 # A test that jtreg reports as passed with "Skipped:" (jtreg.SkippedException)
 # counts as skipped.  Unless RDIO_ALLOW_SKIP=1, a skip is a failure: the
 # fork's tests are meant to run, not to skip (the RDMA tests run in a guest).
+#
+# Each failed or skipped test is listed on stderr with the run it belongs
+# to (its report directory under build/, without /JTreport), since the
+# direct I/O matrix (directio-fs.sh) runs the same tests once per file
+# system.
 . "$(dirname "$0")/common.sh"
 
 passed=0 failed=0 skipped=0
@@ -17,11 +22,13 @@ for report in "$@"; do
         failed=$((failed + 1))
         continue
     fi
+    run=${report#"$RDIO_BUILD"/}
+    run=${run%/JTreport}
     while read -r test status rest; do
         case "$status $rest" in
-            Passed.*Skipped:*) skipped=$((skipped + 1)); echo "SKIPPED: $test $rest" >&2 ;;
+            Passed.*Skipped:*) skipped=$((skipped + 1)); echo "SKIPPED: $run: $test $rest" >&2 ;;
             Passed.*) passed=$((passed + 1)) ;;
-            *) failed=$((failed + 1)); echo "FAILED: $test $status $rest" >&2 ;;
+            *) failed=$((failed + 1)); echo "FAILED: $run: $test $status $rest" >&2 ;;
         esac
     done < "$summary"
 done

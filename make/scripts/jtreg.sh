@@ -14,12 +14,20 @@ if [ ! -f "$root/.rdio-complete" ]; then
     rm -rf "$root" "$root.tmp"
     mkdir -p "$root.tmp/debs"
     note "downloading $JTREG_PACKAGE $JTREG_DEBIAN_VERSION from Debian $DEBIAN_SUITE" >&2
-    deps=$(suite_apt apt-cache depends "$JTREG_PACKAGE=$JTREG_DEBIAN_VERSION" 2>/dev/null |
-           awk '$1 == "Depends:" && $2 !~ /^</ { print $2 }' | sort -u | grep .) ||
-        die "$JTREG_PACKAGE $JTREG_DEBIAN_VERSION is not in Debian $DEBIAN_SUITE (network down, or the archive moved on: update make/upstream.conf)"
+    deb=${JTREG_PACKAGE}_${JTREG_DEBIAN_VERSION}_all.deb
+    # The suite's index names only its newest version; once a point release
+    # supersedes the pinned one, its .deb is still in the pool.
     (cd "$root.tmp/debs" &&
-        suite_apt apt-get -qq download "$JTREG_PACKAGE=$JTREG_DEBIAN_VERSION" $deps >download.log 2>&1) ||
-        die "cannot download $JTREG_PACKAGE and its dependencies ($deps) (see $root.tmp/debs/download.log)"
+        { suite_apt apt-get -qq download "$JTREG_PACKAGE=$JTREG_DEBIAN_VERSION" ||
+          pool_download "$JTREG_PACKAGE" "$deb" .; } >download.log 2>&1) ||
+        die "cannot download $JTREG_PACKAGE $JTREG_DEBIAN_VERSION (network down, or the archive moved on: update make/upstream.conf; see $root.tmp/debs/download.log)"
+    # Its dependencies are plain jars: the suite's current versions serve.
+    deps=$(dpkg-deb -f "$root.tmp/debs/$deb" Depends | tr ',' '\n' |
+           sed -e 's/(.*)//' -e 's/|.*//' -e 's/[[:space:]]//g' | sort -u | grep .) ||
+        die "cannot read the dependencies of $deb"
+    (cd "$root.tmp/debs" &&
+        suite_apt apt-get -qq download $deps >>download.log 2>&1) ||
+        die "cannot download the dependencies of $JTREG_PACKAGE ($(echo $deps)) (see $root.tmp/debs/download.log)"
     for deb in "$root.tmp"/debs/*.deb; do
         dpkg -x "$deb" "$root.tmp" || die "cannot unpack $deb"
     done

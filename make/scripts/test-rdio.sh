@@ -3,7 +3,10 @@
 # repository that hold an @test tag) against the built JDK image, from the
 # assembled tree build/src/test/jdk.  The RDMA group, test/jdk/jdk/net/rdma,
 # needs an RDMA device: it runs inside the Soft-RoCE guest (rdma-guest.sh,
-# also make test-rdma).  Prints one summary line over both runs.
+# also make test-rdma).  The direct I/O tests run again once per file
+# system of directio-fs.sh's matrix (ext4, ext4 data=journal, ext4 on a
+# 4096-byte-sector device, XFS, btrfs, tmpfs; also make test-directio-fs),
+# which needs root.  Prints one summary line over all runs.
 #
 #   test-rdio.sh JDK_IMAGE JTREG_HOME
 . "$(dirname "$0")/common.sh"
@@ -21,15 +24,14 @@ mapfile -t tests < <(cd "$RDIO_TOP/test/jdk" && grep -rl --include='*.java' '@te
 rm -rf "$out/JTreport"
 note "running ${#tests[@]} jtreg tests on $jdk"
 set +e
-"$jdk/bin/java" -jar "$jtreg_home/lib/jtreg.jar" \
-    -jdk:"$jdk" \
-    -dir:"$RDIO_BUILD/src/test/jdk" \
-    -w:"$out/JTwork" -r:"$out/JTreport" \
-    -agentvm -conc:1 -timeoutFactor:4 \
-    -retain:fail,error -ignore:quiet -report:executed \
-    -verbose:summary \
-    "${tests[@]}" 2>&1 | tee "$out/jtreg.log"
+run_jtreg "$jdk" "$jtreg_home" "$out" "${tests[@]}" 2>&1 | tee "$out/jtreg.log"
 set -e
+
+# The direct I/O matrix.  Its failures are already reported; the summary
+# counts a file system without a report (not root, no loop devices, a file
+# system that could not be made) as a failure.
+mapfile -t directio_reports < <("$RDIO_TOP/make/scripts/directio-fs.sh" --reports)
+"$RDIO_TOP/make/scripts/directio-fs.sh" "$jdk" "$jtreg_home" || true
 
 # The RDMA group in the guest.  Its failure (a stage or a test) is already
 # reported; the summary counts a guest that produced no report as a failure.
@@ -37,4 +39,5 @@ rm -rf "$RDIO_BUILD/rdma-guest/JTreport"
 "$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --out "$RDIO_BUILD/rdma-guest" --tests jdk/net/rdma || true
 
-"$RDIO_TOP/make/scripts/jtreg-summary.sh" "$out/JTreport" "$RDIO_BUILD/rdma-guest/JTreport"
+"$RDIO_TOP/make/scripts/jtreg-summary.sh" "$out/JTreport" "${directio_reports[@]}" \
+    "$RDIO_BUILD/rdma-guest/JTreport"

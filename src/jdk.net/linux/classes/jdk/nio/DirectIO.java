@@ -6,6 +6,9 @@
 package jdk.nio;
 
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.ProviderMismatchException;
@@ -13,29 +16,34 @@ import java.util.Objects;
 import java.util.Optional;
 
 import sun.nio.ch.DirectIOAlignment;
+import sun.nio.ch.FileChannelImpl;
 import sun.nio.ch.LinuxDirectIO;
 
 /**
- * Tells whether a file supports direct I/O, and with what alignment,
- * without opening it with {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}.
+ * Tells what alignment direct I/O on a file needs, and whether a channel
+ * keeps a file's data out of the page cache.
  *
- * <p> A {@code FileChannel} opened with {@code DIRECT} reads and writes
- * only if the address of each buffer is a multiple of the file's
- * <em>memory alignment</em>, and the file position and each buffer's
- * remaining bytes are multiples of its <em>offset alignment</em>;
- * otherwise it throws an {@code IOException} that names the misaligned
- * value.  Heap buffers need no memory alignment: the channel copies them
- * into aligned native memory.  A program can size and align its buffers
- * with {@link java.nio.ByteBuffer#alignedSlice(int)} and the values
- * returned here, before it opens the file.
+ * <p> A {@code FileChannel} opened with
+ * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT} reads and writes only
+ * if the address of each buffer is a multiple of the file's <em>memory
+ * alignment</em>, and the file position and each buffer's remaining bytes
+ * are multiples of its <em>offset alignment</em> (for a read, of its
+ * <em>read offset alignment</em>); otherwise it throws an
+ * {@code IOException} that names the misaligned value.  Heap buffers need
+ * no memory alignment: the channel copies them into aligned native memory.
+ * A program can size and align its buffers with
+ * {@link java.nio.ByteBuffer#alignedSlice(int)} and the values returned
+ * here, before it opens the file.
  *
- * <p> On Linux 6.1 and later the two values come from {@code statx} with
- * {@code STATX_DIOALIGN}, where the file system reports them (ext4, XFS
- * and btrfs do), and may be smaller than the file system's block size, the
- * value {@link java.nio.file.FileStore#getBlockSize()} returns and the
- * only one JDK 10 to 25 used.  Where the file system does not report them
- * (tmpfs, for one), both values are the block size and
- * {@link Alignment#exact()} is {@code false}.
+ * <p> On Linux 6.1 and later the values come from {@code statx} with
+ * {@code STATX_DIOALIGN}, and on 6.14 and later the read offset alignment
+ * from {@code STATX_DIO_READ_ALIGN}, where the file system reports them.
+ * They may be smaller than the file system's block size, the value
+ * {@link java.nio.file.FileStore#getBlockSize()} returns.  Where the file
+ * system reports nothing, all values are the block size and
+ * {@link Alignment#isExact()} is {@code false}.  Which file systems report
+ * what, measured on Linux 6.18, is tabulated in the fork's
+ * {@code doc/jep-direct-io.md}.
  *
  * @since 25
  */
@@ -44,76 +52,158 @@ public final class DirectIO {
     private DirectIO() { }
 
     /**
-     * The alignment that direct I/O on one file needs.
+     * The alignment that direct I/O on one file needs.  Instances are
+     * obtained from {@link DirectIO#alignment(Path)} and
+     * {@link DirectIO#alignment(FileChannel)}.
      *
-     * @param memory the alignment of buffer addresses, in bytes: a power of two
-     * @param offset the alignment of file positions and of transfer lengths,
-     *               in bytes: a power of two
-     * @param exact  {@code true} if the operating system reported the two
-     *               values for this file; {@code false} if they are the
-     *               file system's block size, which is never smaller than
-     *               what the file needs
      * @since 25
      */
-    public record Alignment(int memory, int offset, boolean exact) {
+    public static final class Alignment {
+        private final int memory;
+        private final int offset;
+        private final int readOffset;
+        private final boolean exact;
+
+        private Alignment(DirectIOAlignment a) {
+            this.memory = a.memory();
+            this.offset = a.offset();
+            this.readOffset = a.readOffset();
+            this.exact = a.exact();
+        }
+
         /**
-         * Creates an alignment.
-         *
-         * @param memory the alignment of buffer addresses
-         * @param offset the alignment of file positions and lengths
-         * @param exact  whether the operating system reported the values
-         * @throws IllegalArgumentException if {@code memory} or
-         *         {@code offset} is not a power of two
+         * {@return the alignment of buffer addresses, in bytes: a power of two}
          */
-        public Alignment {
-            if (Integer.bitCount(memory) != 1 || Integer.bitCount(offset) != 1) {
-                throw new IllegalArgumentException("Alignment " + memory + "/"
-                    + offset + " is not a power of two");
-            }
+        public int memory() {
+            return memory;
+        }
+
+        /**
+         * {@return the alignment of file positions and transfer lengths of
+         * writes, in bytes: a power of two}
+         */
+        public int offset() {
+            return offset;
+        }
+
+        /**
+         * Returns the alignment of file positions and transfer lengths of
+         * reads, in bytes: a power of two, never larger than
+         * {@link #offset()}.  It is smaller only where the kernel reports a
+         * read alignment of its own ({@code STATX_DIO_READ_ALIGN}).
+         *
+         * @return the read offset alignment
+         */
+        public int readOffset() {
+            return readOffset;
+        }
+
+        /**
+         * Tells whether the operating system reported these values for the
+         * file.  If {@code false}, they are the file system's block size,
+         * the values JDK 25 uses, which are never smaller than what the
+         * file needs; the file system may then still refuse direct I/O when
+         * the file is opened.
+         *
+         * @return {@code true} if the values are the kernel's own
+         */
+        public boolean isExact() {
+            return exact;
+        }
+
+        /**
+         * {@return whether {@code obj} is an {@code Alignment} with the same values}
+         *
+         * @param obj the object to compare with
+         */
+        @Override
+        public boolean equals(Object obj) {
+            return obj instanceof Alignment a && a.memory == memory && a.offset == offset
+                && a.readOffset == readOffset && a.exact == exact;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(memory, offset, readOffset, exact);
+        }
+
+        /**
+         * {@return a string such as
+         * {@code "Alignment[memory=512, offset=4096, readOffset=512, exact=true]"}}
+         */
+        @Override
+        public String toString() {
+            return "Alignment[memory=" + memory + ", offset=" + offset
+                + ", readOffset=" + readOffset + ", exact=" + exact + "]";
         }
     }
 
     /**
-     * Returns the direct I/O alignment of a file, or an empty
-     * {@code Optional} if the file does not support direct I/O.
+     * Returns the direct I/O alignment of a file.  The file is not opened:
+     * asking about a FIFO or a device has no effect on it.
      *
-     * <p> A directory, or a file on a file system that does not accept
-     * {@code O_DIRECT}, does not support direct I/O.  The file is opened for
-     * reading, without direct I/O, for the query.
-     *
-     * @param file the file
-     * @return the file's alignment, or an empty {@code Optional}
+     * @param file a regular file or a block device
+     * @return the file's alignment
      * @throws NullPointerException if {@code file} is {@code null}
      * @throws ProviderMismatchException if {@code file} is not a path of
      *         the default file system
      * @throws java.nio.file.NoSuchFileException if the file does not exist
-     * @throws IOException if the file cannot be opened for reading or
-     *         another I/O error occurs
+     * @throws FileSystemException if the file is a directory, a FIFO, a
+     *         socket or a character device, for which direct I/O means
+     *         nothing; the exception names the file
+     * @throws IOException if another I/O error occurs
      */
-    public static Optional<Alignment> alignment(Path file) throws IOException {
+    public static Alignment alignment(Path file) throws IOException {
         Objects.requireNonNull(file, "file");
         if (file.getFileSystem() != FileSystems.getDefault())
             throw new ProviderMismatchException("Not a path of the default file system: " + file);
-        DirectIOAlignment a = LinuxDirectIO.query(file);
-        return (a == null)
-            ? Optional.empty()
-            : Optional.of(new Alignment(a.memory(), a.offset(), a.exact()));
+        return new Alignment(LinuxDirectIO.query(file));
     }
 
     /**
-     * Tells whether a file supports direct I/O.  The same as
-     * {@code alignment(file).isPresent()}.
+     * Returns the alignment that a channel opened with
+     * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT} enforces, for code
+     * that holds the channel but not its path.
      *
-     * @param file the file
-     * @return {@code true} if the file can be opened with
-     *         {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}
-     * @throws NullPointerException if {@code file} is {@code null}
-     * @throws ProviderMismatchException if {@code file} is not a path of
-     *         the default file system
-     * @throws IOException if the file cannot be opened for reading or
-     *         another I/O error occurs
+     * @param channel a file channel
+     * @return the alignment, or an empty {@code Optional} if the channel
+     *         was not opened with {@code DIRECT}
+     * @throws NullPointerException if {@code channel} is {@code null}
+     * @throws ClosedChannelException if the channel is closed
+     * @throws IOException if another I/O error occurs
      */
-    public static boolean isSupported(Path file) throws IOException {
-        return alignment(file).isPresent();
+    public static Optional<Alignment> alignment(FileChannel channel) throws IOException {
+        Objects.requireNonNull(channel, "channel");
+        if (channel instanceof FileChannelImpl fci) {
+            DirectIOAlignment a = fci.directIOAlignment();
+            return (a == null) ? Optional.empty() : Optional.of(new Alignment(a));
+        }
+        if (!channel.isOpen())
+            throw new ClosedChannelException();
+        return Optional.empty();
+    }
+
+    /**
+     * Tells whether reads and writes through a channel leave the file's
+     * data out of the page cache: the channel was opened with
+     * {@code com.sun.nio.file.ExtendedOpenOption.DONTCACHE} and the
+     * operating system honours it for the file.
+     *
+     * <p> {@code DONTCACHE} is a hint: where the kernel or the file system
+     * refuses it, the channel does ordinary buffered I/O and this method
+     * returns {@code false}.  A channel open only for writing whose file
+     * could not be asked when it was opened learns the answer at its first
+     * write; until then this method returns {@code true}.
+     *
+     * @param channel a file channel
+     * @return {@code true} if the channel keeps the data out of the page cache
+     * @throws NullPointerException if {@code channel} is {@code null}
+     * @throws ClosedChannelException if the channel is closed
+     */
+    public static boolean isUncached(FileChannel channel) throws ClosedChannelException {
+        Objects.requireNonNull(channel, "channel");
+        if (!channel.isOpen())
+            throw new ClosedChannelException();
+        return channel instanceof FileChannelImpl fci && fci.isUncached();
     }
 }

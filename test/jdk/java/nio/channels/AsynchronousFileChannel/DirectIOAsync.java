@@ -13,7 +13,7 @@
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
  * @library ../FileChannel/directio/lib
- * @build Ext4Dir
+ * @build DirectIODir
  * @run main/othervm DirectIOAsync
  */
 
@@ -53,12 +53,12 @@ public class DirectIOAsync {
     }
 
     public static void main(String[] args) throws Exception {
-        Path file = Ext4Dir.get().resolve("async.bin");
+        Path file = DirectIODir.get().resolve("async.bin");
         byte[] content = new byte[64 * 1024];
         for (int i = 0; i < content.length; i++)
             content[i] = (byte) (i * 17 + 5);
         Files.write(file, content);
-        DirectIO.Alignment a = DirectIO.alignment(file).orElseThrow();
+        DirectIO.Alignment a = DirectIO.alignment(file);
         int off = a.offset(), mem = a.memory();
 
         try (AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, READ, WRITE, ExtendedOpenOption.DIRECT)) {

@@ -8,65 +8,83 @@ package sun.nio.ch;
 import java.io.FileDescriptor;
 import java.io.IOException;
 import java.nio.charset.Charset;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 
 import jdk.internal.util.StaticProperty;
 
 /**
- * Direct I/O alignment on Linux, from {@code statx(STATX_DIOALIGN)}
- * (Linux 6.1 and later) where the file system reports it.
+ * Direct I/O alignment on Linux, from {@code statx} with
+ * {@code STATX_DIOALIGN} (Linux 6.1 and later) and
+ * {@code STATX_DIO_READ_ALIGN} (6.14 and later) where the file system
+ * reports them, else the file system's block size, as in JDK 25.
  */
 public final class LinuxDirectIO {
     private LinuxDirectIO() { }
 
     // Results of alignment0 and query0
-    private static final int UNSUPPORTED = 0;  // the file cannot do direct I/O
-    private static final int EXACT = 1;        // out[] holds the kernel's values
-    private static final int UNKNOWN = 2;      // no STATX_DIOALIGN for this file
-    private static final int BLOCK_SIZE = 3;   // out[] holds the block size
+    private static final int EXACT = 1;    // out[] holds the kernel's values
+    private static final int UNKNOWN = 2;  // no alignment reported for the file;
+                                           // query0's out[] holds the block size
+
+    // File types (st_mode & S_IFMT)
+    private static final int S_IFMT   = 0170000;
+    private static final int S_IFREG  = 0100000;
+    private static final int S_IFBLK  = 0060000;
+    private static final int S_IFDIR  = 0040000;
+    private static final int S_IFCHR  = 0020000;
+    private static final int S_IFIFO  = 0010000;
+    private static final int S_IFSOCK = 0140000;
 
     /**
      * The alignment for a file that was just opened with O_DIRECT, whose
-     * file system block size is {@code blockSize}.
-     *
-     * @throws UnsupportedOperationException if the kernel reports that the
-     *         file does not support direct I/O
+     * file system block size is {@code blockSize}.  Where the kernel
+     * reports none, which includes ext4 files whose direct I/O the kernel
+     * does as buffered I/O (data=journal, inline data), it is the block
+     * size, as in JDK 25.
      */
-    static DirectIOAlignment alignment(FileDescriptor fd, int blockSize, String path) {
-        int[] out = new int[2];
-        int result = alignment0(IOUtil.fdVal(fd), out);
-        return switch (result) {
-            case EXACT -> new DirectIOAlignment(out[0], out[1], true);
-            case UNKNOWN -> DirectIOAlignment.ofBlockSize(blockSize);
-            default -> throw new UnsupportedOperationException(
-                "Direct I/O is not supported for " + path
-                + ": the file system reports no direct I/O alignment for it");
-        };
+    static DirectIOAlignment alignment(FileDescriptor fd, int blockSize) {
+        int[] out = new int[3];
+        return (alignment0(IOUtil.fdVal(fd), out) == EXACT)
+            ? new DirectIOAlignment(out[0], out[1], out[2], true)
+            : DirectIOAlignment.ofBlockSize(blockSize);
     }
 
     /**
-     * Queries the direct I/O alignment of a file without opening it for
-     * direct I/O.
+     * Queries the direct I/O alignment of a file without opening it.
      *
-     * @return the alignment, or {@code null} if the file does not support
-     *         direct I/O (directories and other non-regular files, or a file
-     *         system without O_DIRECT)
-     * @throws IOException if the file cannot be opened for reading
+     * @throws FileSystemException naming the file if it is not a regular
+     *         file or a block device, for which direct I/O means nothing,
+     *         or if it cannot be queried
+     * @throws IOException if its attributes cannot be read
      */
     public static DirectIOAlignment query(Path file) throws IOException {
-        BasicFileAttributes attrs = Files.readAttributes(file, BasicFileAttributes.class);
-        if (attrs.isDirectory())
-            return null;
-        Charset jnu = Charset.forName(StaticProperty.jnuEncoding());
-        byte[] path = (file.toString() + '\0').getBytes(jnu);
-        int[] out = new int[2];
-        return switch (query0(path, out)) {
-            case EXACT -> new DirectIOAlignment(out[0], out[1], true);
-            case BLOCK_SIZE -> DirectIOAlignment.ofBlockSize(out[0]);
-            default -> null;
+        String name = file.toString();
+        String kind = switch ((Integer) Files.getAttribute(file, "unix:mode") & S_IFMT) {
+            case S_IFREG, S_IFBLK -> null;
+            case S_IFDIR -> "a directory";
+            case S_IFCHR -> "a character device";
+            case S_IFIFO -> "a FIFO";
+            case S_IFSOCK -> "a socket";
+            default -> "not a regular file";
         };
+        if (kind != null) {
+            throw new FileSystemException(name, null, "Direct I/O does not apply to "
+                + kind + ": only regular files and block devices have it");
+        }
+        Charset jnu = Charset.forName(StaticProperty.jnuEncoding());
+        byte[] path = (file.toAbsolutePath().toString() + '\0').getBytes(jnu);
+        int[] out = new int[3];
+        int result;
+        try {
+            result = query0(path, out);
+        } catch (IOException e) {
+            throw new FileSystemException(name, null, e.getMessage());
+        }
+        return (result == EXACT)
+            ? new DirectIOAlignment(out[0], out[1], out[2], true)
+            : DirectIOAlignment.ofBlockSize(out[0]);
     }
 
     private static native int alignment0(int fd, int[] out);

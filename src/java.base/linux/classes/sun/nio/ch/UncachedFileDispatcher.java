@@ -14,59 +14,111 @@ import java.io.IOException;
  * the kernel drops from the page cache once the I/O is done.  Everything
  * else is as for any file.  Position -1 means the file position, which
  * the calls then advance as read and write do.
+ *
+ * <p> DONTCACHE is a hint: where the kernel or the file system refuses the
+ * flag ({@code EOPNOTSUPP}, or {@code ENOSYS} where the calls themselves
+ * are missing or blocked), the refused call is done again without it, and
+ * so is every later one.  The kernel refuses the flag before it transfers
+ * anything, so nothing is read or written twice.
  */
 class UncachedFileDispatcher extends FileDispatcherImpl {
 
-    private UncachedFileDispatcher() { }
+    // Whether the kernel takes RWF_DONTCACHE for this file; cleared for good
+    // at the first refusal
+    private volatile boolean honoured;
+
+    private UncachedFileDispatcher(boolean honoured) {
+        this.honoured = honoured;
+    }
 
     /**
-     * Returns a dispatcher for the file.  A file open for reading is probed
-     * with a one-byte read, so that a kernel or file system without
-     * RWF_DONTCACHE is reported now rather than at the first read.
+     * Returns a dispatcher for the file, asking the kernel now whether it
+     * takes the flag: with a one-byte read, through a second descriptor
+     * for the file if this one is open only for writing.  If that cannot
+     * be asked, the first write tells.
      */
-    static UncachedFileDispatcher open(FileDescriptor fd, String path, boolean readable) {
-        if (readable && !supported0(fd)) {
-            throw new UnsupportedOperationException("DONTCACHE is not supported for "
-                + path + ": the kernel or its file system lacks RWF_DONTCACHE"
-                + " (uncached buffered I/O, Linux 6.14 and later)");
-        }
-        return new UncachedFileDispatcher();
+    static UncachedFileDispatcher open(FileDescriptor fd, boolean readable) {
+        return new UncachedFileDispatcher(probe0(fd, readable) != IOStatus.UNSUPPORTED);
+    }
+
+    @Override
+    boolean isUncached() {
+        return honoured;
     }
 
     @Override
     int read(FileDescriptor fd, long address, int len) throws IOException {
-        return rw0(fd, address, len, -1L, false);
+        if (honoured) {
+            int n = rw0(fd, address, len, -1L, false);
+            if (n != IOStatus.UNSUPPORTED)
+                return n;
+            honoured = false;
+        }
+        return super.read(fd, address, len);
     }
 
     @Override
     int pread(FileDescriptor fd, long address, int len, long position) throws IOException {
-        return rw0(fd, address, len, position, false);
+        if (honoured) {
+            int n = rw0(fd, address, len, position, false);
+            if (n != IOStatus.UNSUPPORTED)
+                return n;
+            honoured = false;
+        }
+        return super.pread(fd, address, len, position);
     }
 
     @Override
     long readv(FileDescriptor fd, long address, int len) throws IOException {
-        return rwv0(fd, address, len, false);
+        if (honoured) {
+            long n = rwv0(fd, address, len, false);
+            if (n != IOStatus.UNSUPPORTED)
+                return n;
+            honoured = false;
+        }
+        return super.readv(fd, address, len);
     }
 
     @Override
     int write(FileDescriptor fd, long address, int len) throws IOException {
-        return rw0(fd, address, len, -1L, true);
+        if (honoured) {
+            int n = rw0(fd, address, len, -1L, true);
+            if (n != IOStatus.UNSUPPORTED)
+                return n;
+            honoured = false;
+        }
+        return super.write(fd, address, len);
     }
 
     @Override
     int pwrite(FileDescriptor fd, long address, int len, long position) throws IOException {
-        return rw0(fd, address, len, position, true);
+        if (honoured) {
+            int n = rw0(fd, address, len, position, true);
+            if (n != IOStatus.UNSUPPORTED)
+                return n;
+            honoured = false;
+        }
+        return super.pwrite(fd, address, len, position);
     }
 
     @Override
     long writev(FileDescriptor fd, long address, int len) throws IOException {
-        return rwv0(fd, address, len, true);
+        if (honoured) {
+            long n = rwv0(fd, address, len, true);
+            if (n != IOStatus.UNSUPPORTED)
+                return n;
+            honoured = false;
+        }
+        return super.writev(fd, address, len);
     }
 
     // -- Native methods --
 
-    private static native boolean supported0(FileDescriptor fd);
+    // IOStatus.UNSUPPORTED if the kernel refuses RWF_DONTCACHE for the file
+    private static native int probe0(FileDescriptor fd, boolean readable);
 
+    // These return IOStatus.UNSUPPORTED, having transferred nothing, if the
+    // kernel refuses RWF_DONTCACHE
     private static native int rw0(FileDescriptor fd, long address, int len,
                                   long position, boolean write) throws IOException;
 

@@ -11,53 +11,80 @@ import java.nio.ByteBuffer;
 /**
  * The alignment that direct I/O on one file needs.
  *
- * <p> The kernel has two rules: the address of every buffer must be a
- * multiple of {@code memory}, and the file position and the length of every
- * buffer must be multiples of {@code offset}.  Linux reports both with
- * {@code statx(STATX_DIOALIGN)} ({@code exact} is then true); where it does
- * not, both are the file system's block size, the rule of JDK 10 to 25,
- * which may be stricter than the kernel's.
+ * <p> The kernel has these rules: the address of every buffer must be a
+ * multiple of {@code memory}; the file position and the length of every
+ * buffer must be multiples of {@code offset} for a write and of
+ * {@code readOffset} for a read.  Linux reports them with
+ * {@code statx(STATX_DIOALIGN)} and, since 6.14, {@code STATX_DIO_READ_ALIGN}
+ * ({@code exact} is then true); where it does not, all are the file
+ * system's block size, the rule of JDK 10 to 25, which may be stricter than
+ * the kernel's.
  *
  * <p> The check methods throw an {@code IOException} that names what is
  * misaligned, its value and the alignment required.
  *
- * @param memory alignment of buffer addresses, a power of two
- * @param offset alignment of file positions and lengths, a power of two
- * @param exact  whether the kernel reported the two values for this file
+ * @param memory     alignment of buffer addresses, a power of two
+ * @param offset     alignment of file positions and lengths of writes, a power of two
+ * @param readOffset alignment of file positions and lengths of reads, a power of two
+ * @param exact      whether the kernel reported the values for this file
  */
-public record DirectIOAlignment(int memory, int offset, boolean exact) {
+public record DirectIOAlignment(int memory, int offset, int readOffset, boolean exact) {
 
     public DirectIOAlignment {
-        if (Integer.bitCount(memory) != 1 || Integer.bitCount(offset) != 1)
+        if (Integer.bitCount(memory) != 1 || Integer.bitCount(offset) != 1
+                || Integer.bitCount(readOffset) != 1)
             throw new InternalError("direct I/O alignment " + memory + "/"
-                                    + offset + " is not a power of two");
+                                    + offset + "/" + readOffset + " is not a power of two");
     }
 
     /**
-     * Both alignments the file system's block size, as upstream has them.
+     * All alignments the file system's block size, as upstream has them.
      */
     static DirectIOAlignment ofBlockSize(int blockSize) {
-        return new DirectIOAlignment(blockSize, blockSize, false);
+        return new DirectIOAlignment(blockSize, blockSize, blockSize, false);
+    }
+
+    void checkReadPosition(long position) throws IOException {
+        checkPosition(position, readOffset, " of reads");
+    }
+
+    void checkWritePosition(long position) throws IOException {
+        checkPosition(position, offset, " of writes");
     }
 
     /**
-     * Checks a file position.
+     * Checks the length of one read, the remaining bytes of one buffer.
      */
-    void checkPosition(long position) throws IOException {
-        if ((position & (offset - 1)) != 0) {
+    void checkReadLength(int length) throws IOException {
+        checkLength(length, readOffset, " of reads");
+    }
+
+    /**
+     * Checks the length of one write, the remaining bytes of one buffer.
+     */
+    void checkWriteLength(int length) throws IOException {
+        checkLength(length, offset, " of writes");
+    }
+
+    // The errors say which alignment only where reads and writes differ
+    private void checkPosition(long position, int alignment, String which)
+        throws IOException
+    {
+        if ((position & (alignment - 1)) != 0) {
             throw new IOException("Direct I/O: file position " + position
-                + " is not a multiple of the offset alignment " + offset);
+                + " is not a multiple of the offset alignment"
+                + (readOffset != offset ? which : "") + " " + alignment);
         }
     }
 
-    /**
-     * Checks the length of one transfer, the remaining bytes of one buffer.
-     */
-    void checkLength(int length) throws IOException {
-        if ((length & (offset - 1)) != 0) {
+    private void checkLength(int length, int alignment, String which)
+        throws IOException
+    {
+        if ((length & (alignment - 1)) != 0) {
             throw new IOException("Direct I/O: length " + length
                 + " (the bytes remaining in the buffer) is not a multiple"
-                + " of the offset alignment " + offset);
+                + " of the offset alignment"
+                + (readOffset != offset ? which : "") + " " + alignment);
         }
     }
 

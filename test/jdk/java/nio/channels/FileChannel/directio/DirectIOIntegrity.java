@@ -11,7 +11,7 @@
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
  * @library lib
- * @build Ext4Dir
+ * @build DirectIODir
  * @run main/othervm DirectIOIntegrity
  */
 
@@ -33,10 +33,10 @@ public class DirectIOIntegrity {
     static final int CHUNK = 1 << 20;
 
     public static void main(String[] args) throws Exception {
-        Path file = Ext4Dir.get().resolve("integrity.bin");
+        Path file = DirectIODir.get().resolve("integrity.bin");
         Files.deleteIfExists(file);
         Files.createFile(file);
-        DirectIO.Alignment a = DirectIO.alignment(file).orElseThrow();
+        DirectIO.Alignment a = DirectIO.alignment(file);
         ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK + a.memory() - 1).alignedSlice(a.memory()).slice(0, CHUNK);
         SplittableRandom rnd = new SplittableRandom(42);
         CRC32C written = new CRC32C();

@@ -13,7 +13,7 @@
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
  * @library lib
- * @build Ext4Dir
+ * @build DirectIODir
  * @run main/othervm DirectIOPageCache
  */
 
@@ -35,11 +35,11 @@ public class DirectIOPageCache {
     static ByteBuffer buf;
 
     public static void main(String[] args) throws Exception {
-        Path dir = Ext4Dir.get();
+        Path dir = DirectIODir.get();
         DirectIO.Alignment a;
         {
             Path probe = Files.createTempFile(dir, "probe", ".bin");
-            a = DirectIO.alignment(probe).orElseThrow();
+            a = DirectIO.alignment(probe);
             Files.delete(probe);
         }
         buf = ByteBuffer.allocateDirect(CHUNK + a.memory() - 1).alignedSlice(a.memory()).slice(0, CHUNK);

@@ -5,24 +5,32 @@
 
 /*
  * @test
- * @summary jdk.nio.DirectIO reports direct I/O support and alignment
- *          without opening the file with DIRECT: exact values on ext4, the
- *          block size on tmpfs (no STATX_DIOALIGN), nothing for a directory
- *          or a procfs file; and its answer agrees with what FileChannel
- *          does: DIRECT on a file system without O_DIRECT is an
- *          UnsupportedOperationException that says so, and no descriptor
- *          leaks.
+ * @summary jdk.nio.DirectIO.alignment(Path) answers from statx without
+ *          opening the file: the kernel's values on the test directory's
+ *          file system, which a DIRECT channel then enforces and which
+ *          DirectIO.alignment(FileChannel) returns; the block size, not
+ *          exact, on tmpfs; a block device's logical block; a clear error
+ *          naming the path, at once, for a FIFO, a directory, a socket and
+ *          a character device; the usual errors for bad input.  DIRECT on
+ *          procfs is an UnsupportedOperationException naming the file, and
+ *          no descriptor leaks.  Needs root, for a loop device.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported jdk.zipfs
- * @library lib
- * @build Ext4Dir
+ * @library lib /test/lib
+ * @build DirectIODir ScratchMount
  * @run main/othervm DirectIOQuery
  */
 
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -30,102 +38,136 @@ import java.nio.file.Path;
 import java.nio.file.ProviderMismatchException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import jdk.nio.DirectIO;
 
 import static java.nio.file.StandardOpenOption.*;
+import static jdk.test.lib.Asserts.*;
 
 public class DirectIOQuery {
 
-    static void check(boolean ok, String what) {
-        if (!ok)
-            throw new AssertionError(what);
-        System.out.println("ok: " + what);
-    }
-
-    static long openFds() throws Exception {
-        try (var s = Files.list(Path.of("/proc/self/fd"))) {
-            return s.count();
-        }
-    }
-
     public static void main(String[] args) throws Exception {
-        // ext4 (the work directory): the kernel's values, exact.
-        Path ext4File = Files.write(Ext4Dir.get().resolve("query.bin"), new byte[65536]);
-        String fs = Files.getFileStore(ext4File).type();
-        check(fs.equals("ext4"), "the work directory is on ext4 (it is on " + fs + ")");
-        DirectIO.Alignment a = DirectIO.alignment(ext4File).orElseThrow();
-        check(a.exact(), "ext4: exact alignment " + a);
-        check(a.offset() <= Files.getFileStore(ext4File).getBlockSize(),
-              "ext4: offset alignment " + a.offset() + " is at most the block size");
-        check(DirectIO.isSupported(ext4File), "ext4: isSupported");
-        // What it says works: one offset-aligned unit, from memory-aligned memory.
-        try (FileChannel ch = FileChannel.open(ext4File, READ, ExtendedOpenOption.DIRECT)) {
-            ByteBuffer b = ByteBuffer.allocateDirect(2 * a.memory() + a.offset())
-                                     .alignedSlice(a.memory()).limit(a.offset());
-            check(ch.read(b, a.offset()) == a.offset(), "ext4: a read of " + a.offset() + " bytes at " + a.offset());
+        Path dir = DirectIODir.get();
+        Path file = Files.write(dir.resolve("query.bin"), new byte[65536]);
+        DirectIO.Alignment a = DirectIO.alignment(file);
+        long block = Files.getFileStore(file).getBlockSize();
+        System.out.println(DirectIODir.type() + ": " + a + ", block size " + block);
+        if (System.getProperty(DirectIODir.PROPERTY) == null) {
+            // the default directory is plain ext4, which reports its values
+            assertTrue(a.isExact(), "ext4: exact alignment " + a);
         }
+        assertLessThanOrEqual((long) a.offset(), block, "offset alignment at most the block size");
+        assertLessThanOrEqual(a.readOffset(), a.offset(), "read alignment at most the write one");
+        assertEquals(a, DirectIO.alignment(file.getParent().resolve(".").resolve(file.getFileName())),
+                     "the same answer through another path");
 
-        // tmpfs: takes O_DIRECT, reports no STATX_DIOALIGN: the block size, inexact.
+        // What it says is what a DIRECT channel enforces, and works.
+        try (FileChannel ch = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
+            assertEquals(DirectIO.alignment(ch), Optional.of(a), "alignment(FileChannel)");
+            ByteBuffer b = ByteBuffer.allocateDirect(2 * a.memory() + a.readOffset())
+                                     .alignedSlice(a.memory()).limit(a.readOffset());
+            assertEquals(ch.read(b, a.readOffset()), a.readOffset(), "a read at the read alignment");
+        }
+        FileChannel closed;
+        try (FileChannel ch = FileChannel.open(file, READ)) {
+            assertEquals(DirectIO.alignment(ch), Optional.empty(), "a channel without DIRECT");
+            closed = ch;
+        }
+        assertThrows(ClosedChannelException.class, () -> DirectIO.alignment(closed));
+        assertThrows(ClosedChannelException.class, () -> DirectIO.isUncached(closed));
+
+        // tmpfs reports no STATX_DIOALIGN: the block size, not exact.
         Path shm = Files.createTempFile(Path.of("/dev/shm"), "rdio-query", ".bin");
         try {
-            Files.write(shm, new byte[8192]);
-            Optional<DirectIO.Alignment> t = DirectIO.alignment(shm);
+            DirectIO.Alignment t = DirectIO.alignment(shm);
             long bs = Files.getFileStore(shm).getBlockSize();
-            check(t.isPresent() && !t.get().exact() && t.get().offset() == bs && t.get().memory() == bs,
-                  "tmpfs: block size " + bs + ", inexact: " + t);
+            assertEquals(t.toString(), "Alignment[memory=" + bs + ", offset=" + bs
+                         + ", readOffset=" + bs + ", exact=false]", "tmpfs");
         } finally {
             Files.delete(shm);
         }
 
-        // A directory and a procfs file: no direct I/O.
-        check(DirectIO.alignment(Ext4Dir.get()).isEmpty(), "a directory: empty");
-        Path proc = Path.of("/proc/self/status");
-        check(!DirectIO.isSupported(proc), "procfs: not supported");
+        // A block device: its logical block size.
+        try (ScratchMount loop = ScratchMount.loopDevice()) {
+            DirectIO.Alignment d = DirectIO.alignment(loop.path());
+            System.out.println(loop.path() + ": " + d);
+            assertEquals(d.offset(), 512, "loop device: offset alignment");
+            assertTrue(d.isExact(), "loop device: exact");
+        }
 
-        // FileChannel agrees: DIRECT on procfs is refused as unsupported,
-        // with a message that names the file, and the descriptor is closed.
+        // Files where direct I/O means nothing: an error that names the
+        // path, at once (a FIFO must not be opened: that would block).
+        Path fifo = dir.resolve("query.fifo");
+        Files.deleteIfExists(fifo);
+        assertEquals(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor(), 0, "mkfifo");
+        Path sock = dir.resolve("query.sock");
+        Files.deleteIfExists(sock);
+        try (ServerSocketChannel ssc = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            ssc.bind(UnixDomainSocketAddress.of(sock));
+            notApplicable(fifo, "a FIFO");
+            notApplicable(dir, "a directory");
+            notApplicable(sock, "a socket");
+            notApplicable(Path.of("/dev/null"), "a character device");
+        } finally {
+            Files.delete(fifo);
+            Files.deleteIfExists(sock);
+        }
+
+        // DIRECT on procfs is refused as unsupported, naming the file, and
+        // the descriptor is closed.
+        Path proc = Path.of("/proc/self/status");
         long before = openFds();
         for (int i = 0; i < 100; i++) {
-            try (FileChannel ch = FileChannel.open(proc, READ, ExtendedOpenOption.DIRECT)) {
-                throw new AssertionError("DIRECT open of " + proc + " succeeded");
-            } catch (UnsupportedOperationException e) {
-                if (i == 0) {
-                    check(e.getMessage().equals("Direct I/O is not supported by the file system of " + proc),
-                          "procfs DIRECT open: " + e.getMessage());
-                }
-            }
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                () -> FileChannel.open(proc, READ, ExtendedOpenOption.DIRECT).close());
+            assertEquals(e.getMessage(), "Direct I/O is not supported by the file system of " + proc);
         }
-        long after = openFds();
-        check(after <= before, "no descriptor leaked over 100 refused opens (" + before + " -> " + after + ")");
+        assertEquals(openFds(), before, "descriptors after 100 refused opens");
 
         // Bad input.
-        try {
-            DirectIO.alignment(null);
-            throw new AssertionError("null accepted");
-        } catch (NullPointerException e) {
-            check(true, "null: NullPointerException");
-        }
-        try {
-            DirectIO.alignment(Ext4Dir.get().resolve("does-not-exist.bin"));
-            throw new AssertionError("a missing file gave an answer");
-        } catch (NoSuchFileException e) {
-            check(true, "missing file: " + e);
-        }
-        Path zip = Ext4Dir.get().resolve("query.zip");
+        assertThrows(NullPointerException.class, () -> DirectIO.alignment((Path) null));
+        assertThrows(NullPointerException.class, () -> DirectIO.alignment((FileChannel) null));
+        assertThrows(NullPointerException.class, () -> DirectIO.isUncached(null));
+        assertThrows(NoSuchFileException.class, () -> DirectIO.alignment(dir.resolve("does-not-exist.bin")));
+        Path zip = dir.resolve("query.zip");
         try (FileSystem zfs = FileSystems.newFileSystem(URI.create("jar:" + zip.toUri()), Map.of("create", "true"))) {
             Path inZip = Files.write(zfs.getPath("/x"), new byte[1]);
-            DirectIO.alignment(inZip);
-            throw new AssertionError("a zip file system path was accepted");
-        } catch (ProviderMismatchException e) {
-            check(true, "zip path: " + e);
+            assertThrows(ProviderMismatchException.class, () -> DirectIO.alignment(inZip));
+            try (FileChannel zc = FileChannel.open(inZip, READ)) {
+                assertEquals(DirectIO.alignment(zc), Optional.empty(), "a zip file system's channel");
+                assertFalse(DirectIO.isUncached(zc), "a zip file system's channel");
+            }
         }
+    }
+
+    static void notApplicable(Path p, String kind) throws Exception {
+        CompletableFuture<DirectIO.Alignment> q = CompletableFuture.supplyAsync(() -> {
+            try {
+                return DirectIO.alignment(p);
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
         try {
-            new DirectIO.Alignment(512, 3, true);
-            throw new AssertionError("alignment 3 accepted");
-        } catch (IllegalArgumentException e) {
-            check(true, "Alignment(512, 3): " + e.getMessage());
+            q.get(5, TimeUnit.SECONDS);
+            fail(kind + " " + p + " gave an alignment");
+        } catch (java.util.concurrent.TimeoutException e) {
+            fail("DirectIO.alignment(" + p + ") has not returned after 5 s");
+        } catch (java.util.concurrent.ExecutionException e) {
+            FileSystemException fse = (FileSystemException) e.getCause().getCause();
+            assertEquals(fse.getFile(), p.toString(), kind + ": the exception names the path");
+            assertEquals(fse.getReason(), "Direct I/O does not apply to " + kind
+                         + ": only regular files and block devices have it");
+            System.out.println(kind + ": " + fse.getMessage());
+        }
+    }
+
+    static long openFds() throws IOException {
+        try (var s = Files.list(Path.of("/proc/self/fd"))) {
+            return s.count();
         }
     }
 }

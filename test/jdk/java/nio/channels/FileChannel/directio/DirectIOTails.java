@@ -12,7 +12,7 @@
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
  * @library lib
- * @build Ext4Dir
+ * @build DirectIODir
  * @run main/othervm DirectIOTails
  */
 
@@ -35,10 +35,10 @@ public class DirectIOTails {
     }
 
     public static void main(String[] args) throws Exception {
-        Path file = Ext4Dir.get().resolve("tail.bin");
+        Path file = DirectIODir.get().resolve("tail.bin");
         Files.deleteIfExists(file);
         Files.createFile(file);
-        DirectIO.Alignment a = DirectIO.alignment(file).orElseThrow();
+        DirectIO.Alignment a = DirectIO.alignment(file);
         int off = a.offset();
         // Three and a bit blocks: the tail is 100 bytes.
         int size = 3 * off + 100;

@@ -1,0 +1,102 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+/*
+ * @test
+ * @summary Direct I/O where JDK 25 worked keeps working.  On ext4 mounted
+ *          with data=journal, statx reports a direct I/O alignment of 0:
+ *          DIRECT opens anyway, aligns to the block size as JDK 25 does, and
+ *          DirectIO reports that block size as not exact.  A scatter/gather
+ *          transfer skips a misaligned buffer with nothing remaining, as
+ *          JDK 25 did.  Needs root, to mount the ext4 image.
+ * @requires os.family == "linux"
+ * @modules jdk.net jdk.unsupported
+ * @library lib /test/lib
+ * @build DirectIODir ScratchMount
+ * @run main/othervm DirectIOFallback
+ */
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import jdk.nio.DirectIO;
+
+import static com.sun.nio.file.ExtendedOpenOption.DIRECT;
+import static java.nio.file.StandardOpenOption.*;
+import static jdk.test.lib.Asserts.*;
+
+public class DirectIOFallback {
+
+    public static void main(String[] args) throws Exception {
+        try (ScratchMount journal = ScratchMount.ext4("data=journal")) {
+            journalled(journal.path());
+        }
+        emptyBuffersSkipped(DirectIODir.get());
+    }
+
+    static void journalled(Path dir) throws Exception {
+        Path f = dir.resolve("journalled.bin");
+        Files.write(f, new byte[0]);
+        int block = (int) Files.getFileStore(f).getBlockSize();
+        DirectIO.Alignment a = DirectIO.alignment(f);
+        System.out.println("ext4 data=journal: " + a + ", block size " + block);
+        assertFalse(a.isExact(), "data=journal: the alignment is a fallback");
+        assertEquals(a.memory(), block);
+        assertEquals(a.offset(), block);
+        assertEquals(a.readOffset(), block);
+
+        ByteBuffer out = aligned(2 * block, block);
+        for (int i = 0; out.hasRemaining(); i++)
+            out.put((byte) (i * 7));
+        out.flip();
+        try (FileChannel ch = FileChannel.open(f, READ, WRITE, DIRECT)) {
+            assertEquals(DirectIO.alignment(ch).orElseThrow(), a, "the channel's alignment");
+            assertEquals(ch.write(out, block), 2 * block);
+            ByteBuffer in = aligned(2 * block, block);
+            assertEquals(ch.read(in, block), 2 * block);
+            assertEquals(in.flip(), out.rewind(), "the bytes read back");
+            IOException e = assertThrows(IOException.class, () -> ch.read(aligned(block, block), 512));
+            assertEquals(e.getMessage(), "Direct I/O: file position 512 is not a multiple of the"
+                         + " offset alignment " + block);
+        }
+        try (AsynchronousFileChannel ch = AsynchronousFileChannel.open(f, READ, DIRECT)) {
+            ByteBuffer in = aligned(2 * block, block);
+            assertEquals(ch.read(in, block).get(), 2 * block);
+            assertEquals(in.flip(), out.rewind(), "the bytes read back asynchronously");
+        }
+    }
+
+    static void emptyBuffersSkipped(Path dir) throws Exception {
+        Path f = dir.resolve("empty-buffers.bin");
+        Files.deleteIfExists(f);
+        try (FileChannel ch = FileChannel.open(f, CREATE_NEW, READ, WRITE, DIRECT)) {
+            int m = DirectIO.alignment(ch).orElseThrow().memory();
+            int o = DirectIO.alignment(ch).orElseThrow().offset();
+            ByteBuffer full = aligned(o, m);
+            for (int i = 0; full.hasRemaining(); i++)
+                full.put((byte) i);
+            full.flip();
+            // one byte past an aligned address, with nothing remaining
+            ByteBuffer empty = aligned(2 * m, m).position(1).limit(1).slice();
+            assertEquals(ch.write(new ByteBuffer[] { empty, full, empty }), (long) o,
+                         "gathering write with empty misaligned buffers");
+            ByteBuffer back = aligned(o, m);
+            ch.position(0);
+            assertEquals(ch.read(new ByteBuffer[] { empty, back, empty }), (long) o,
+                         "scattering read with empty misaligned buffers");
+            assertEquals(back.flip(), full.flip(), "the bytes read back");
+        }
+        Files.delete(f);
+    }
+
+    static ByteBuffer aligned(int size, int alignment) {
+        return ByteBuffer.allocateDirect(size + alignment).alignedSlice(alignment).slice(0, size);
+    }
+}

@@ -1,0 +1,87 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+/*
+ * @test
+ * @summary An open with DIRECT that fails leaves nothing behind: on a file
+ *          system without O_DIRECT (ramfs), FileChannel and
+ *          AsynchronousFileChannel opens with CREATE_NEW or CREATE throw
+ *          UnsupportedOperationException and leave no file, an existing
+ *          file keeps its bytes even with TRUNCATE_EXISTING, and no
+ *          descriptor leaks.  Needs root, to mount the ramfs.
+ * @requires os.family == "linux"
+ * @modules jdk.unsupported
+ * @library lib /test/lib
+ * @build ScratchMount
+ * @run main/othervm DirectIOOpenCleanup
+ */
+
+import java.io.IOException;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+
+import static com.sun.nio.file.ExtendedOpenOption.DIRECT;
+import static java.nio.file.StandardOpenOption.*;
+import static jdk.test.lib.Asserts.*;
+
+public class DirectIOOpenCleanup {
+
+    interface Open {
+        void open(Path file, Set<OpenOption> options) throws IOException;
+    }
+
+    public static void main(String[] args) throws Exception {
+        try (ScratchMount ramfs = ScratchMount.ramfs()) {
+            Path dir = ramfs.path();
+            Open fc = (f, o) -> FileChannel.open(f, o).close();
+            Open afc = (f, o) -> AsynchronousFileChannel.open(f, o, null).close();
+            long fds = openDescriptors();
+            for (int round = 0; round < 100; round++) {
+                for (Open open : new Open[] { fc, afc }) {
+                    String how = (open == fc) ? "FileChannel" : "AsynchronousFileChannel";
+                    Path f = dir.resolve("new.bin");
+                    refused(open, f, Set.of(CREATE_NEW, WRITE, DIRECT), how);
+                    assertFalse(Files.exists(f), how + ": CREATE_NEW + DIRECT left " + f);
+                    refused(open, f, Set.of(CREATE, WRITE, DIRECT), how);
+                    assertFalse(Files.exists(f), how + ": CREATE + DIRECT left " + f);
+
+                    byte[] data = "data that must survive\n".repeat(100).getBytes();
+                    Path g = dir.resolve("existing.bin");
+                    Files.write(g, data);
+                    refused(open, g, Set.of(CREATE, WRITE, TRUNCATE_EXISTING, DIRECT), how);
+                    refused(open, g, Set.of(WRITE, TRUNCATE_EXISTING, DIRECT), how);
+                    assertTrue(Arrays.equals(Files.readAllBytes(g), data),
+                               how + ": an existing file kept its bytes");
+                    Files.delete(g);
+                }
+            }
+            assertEquals(openDescriptors(), fds, "open descriptors after 400 refused opens");
+            System.out.println("ramfs: 400 refused opens, nothing left behind");
+        }
+    }
+
+    static void refused(Open open, Path file, Set<OpenOption> options, String how)
+        throws IOException
+    {
+        try {
+            open.open(file, options);
+            fail(how + " opened " + file + " with " + options + " on ramfs");
+        } catch (UnsupportedOperationException e) {
+            assertEquals(e.getMessage(), "Direct I/O is not supported by the file system of " + file,
+                         how + " " + options);
+        }
+    }
+
+    static long openDescriptors() throws IOException {
+        try (var s = Files.list(Path.of("/proc/self/fd"))) {
+            return s.count();
+        }
+    }
+}

@@ -1,0 +1,217 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+/*
+ * @test
+ * @summary ExtendedOpenOption.DONTCACHE is a hint.  On a file system
+ *          without RWF_DONTCACHE (tmpfs) every open succeeds and the
+ *          channel does buffered I/O, so a write-only open with
+ *          TRUNCATE_EXISTING or CREATE_NEW loses no data; where the kernel
+ *          honours it, DirectIO.isUncached says so for readable and
+ *          write-only channels, and transferTo/transferFrom between a
+ *          DONTCACHE file and a file or a socket leave the DONTCACHE file
+ *          out of the page cache.
+ * @requires os.family == "linux"
+ * @modules jdk.net jdk.unsupported
+ * @library lib /test/lib
+ * @build DirectIODir PageCache
+ * @run main/othervm DontCacheHint
+ */
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+import jdk.nio.DirectIO;
+
+import static com.sun.nio.file.ExtendedOpenOption.DONTCACHE;
+import static java.nio.file.StandardOpenOption.*;
+import static jdk.test.lib.Asserts.*;
+
+public class DontCacheHint {
+
+    // Where Linux 6.14 and later honour RWF_DONTCACHE, as measured on
+    // 6.18 (doc/jep-direct-io.md)
+    static final Set<String> HONOURING = Set.of("ext4", "xfs");
+
+    static final int SIZE = 32 << 20;
+
+    public static void main(String[] args) throws Exception {
+        refusedHintLosesNothing(Files.createTempDirectory(Path.of("/dev/shm"), "rdio-dontcache"));
+
+        Path dir = DirectIODir.get();
+        String type = DirectIODir.type();
+        boolean honoured = HONOURING.contains(type) && kernelAtLeast(6, 14);
+        System.out.println(dir + " is " + type + ": DONTCACHE expected "
+                           + (honoured ? "in effect" : "refused"));
+        Path f = dir.resolve("hint.bin");
+        Files.write(f, bytes(4096, 7));
+        for (Set<OpenOption> opts : Set.of(Set.<OpenOption>of(READ, DONTCACHE),
+                                           Set.<OpenOption>of(READ, WRITE, DONTCACHE),
+                                           Set.<OpenOption>of(WRITE, DONTCACHE))) {
+            try (FileChannel ch = FileChannel.open(f, opts)) {
+                assertEquals(DirectIO.isUncached(ch), honoured, "isUncached with " + opts);
+            }
+        }
+        try (FileChannel ch = FileChannel.open(f, READ)) {
+            assertFalse(DirectIO.isUncached(ch), "isUncached without DONTCACHE");
+        }
+        if (honoured)
+            transfers(dir);
+    }
+
+    /**
+     * tmpfs refuses RWF_DONTCACHE: whatever the open options, the channel
+     * works as without DONTCACHE, and says so.
+     */
+    static void refusedHintLosesNothing(Path shm) throws Exception {
+        try {
+            byte[] old = bytes(8192, 1), data = bytes(10_001, 2);
+            Path f = shm.resolve("truncate.bin");
+            Files.write(f, old);
+            try (FileChannel ch = FileChannel.open(f, WRITE, TRUNCATE_EXISTING, DONTCACHE)) {
+                assertFalse(DirectIO.isUncached(ch), "tmpfs: write-only channel uncached");
+                assertEquals(ch.write(ByteBuffer.wrap(data)), data.length);
+                assertFalse(DirectIO.isUncached(ch), "tmpfs: uncached after a write");
+            }
+            assertTrue(Arrays.equals(Files.readAllBytes(f), data),
+                       "tmpfs: the bytes written after TRUNCATE_EXISTING are the file");
+
+            Path g = shm.resolve("create-new.bin");
+            try (FileChannel ch = FileChannel.open(g, CREATE_NEW, WRITE, DONTCACHE)) {
+                ch.write(ByteBuffer.wrap(data), 0);
+                ch.write(ByteBuffer.wrap(old, 0, 100), data.length);
+            }
+            byte[] want = Arrays.copyOf(data, data.length + 100);
+            System.arraycopy(old, 0, want, data.length, 100);
+            assertTrue(Arrays.equals(Files.readAllBytes(g), want), "tmpfs: CREATE_NEW file's bytes");
+
+            try (FileChannel ch = FileChannel.open(g, READ, WRITE, DONTCACHE)) {
+                assertFalse(DirectIO.isUncached(ch), "tmpfs: read-write channel uncached");
+                ByteBuffer bb = ByteBuffer.allocate(want.length + 1);
+                assertEquals(ch.read(bb, 0), want.length);
+                assertTrue(Arrays.equals(Arrays.copyOf(bb.array(), want.length), want),
+                           "tmpfs: bytes read");
+                ch.position(5);
+                ByteBuffer x = ByteBuffer.allocate(3), y = ByteBuffer.allocateDirect(2);
+                assertEquals(ch.read(new ByteBuffer[] { x, y }), 5L);
+                assertTrue(Arrays.equals(x.array(), Arrays.copyOfRange(want, 5, 8))
+                           && y.get(0) == want[8] && y.get(1) == want[9], "tmpfs: scattered bytes");
+            }
+            System.out.println("tmpfs: DONTCACHE refused, every open and transfer as without it");
+        } finally {
+            try (var s = Files.list(shm)) {
+                for (Path p : s.toList())
+                    Files.delete(p);
+            }
+            Files.delete(shm);
+        }
+    }
+
+    static void transfers(Path dir) throws Exception {
+        byte[] data = bytes(SIZE, 3);
+        Path src = dir.resolve("transfer-src.bin");
+        Path dst = dir.resolve("transfer-dst.bin");
+        write(src, data);
+        assertLessThan(PageCache.residentPercentAfterWriteback(src), 1.0, "source cached before the transfers");
+
+        // file to file, each way, DONTCACHE on both sides
+        Files.deleteIfExists(dst);
+        try (FileChannel in = FileChannel.open(src, READ, DONTCACHE);
+             FileChannel out = FileChannel.open(dst, CREATE_NEW, WRITE, DONTCACHE)) {
+            long n = 0;
+            while (n < SIZE)
+                n += in.transferTo(n, SIZE - n, out);
+            out.force(true);
+        }
+        checkUncached("transferTo a file", src, dst, data);
+
+        Files.delete(dst);
+        try (FileChannel in = FileChannel.open(src, READ, DONTCACHE);
+             FileChannel out = FileChannel.open(dst, CREATE_NEW, WRITE, DONTCACHE)) {
+            long n = 0;
+            while (n < SIZE)
+                n += out.transferFrom(in, n, SIZE - n);
+            out.force(true);
+        }
+        checkUncached("transferFrom a file", src, dst, data);
+
+        // file to socket and socket to file
+        Files.delete(dst);
+        try (ServerSocketChannel ssc = ServerSocketChannel.open()
+                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+             SocketChannel sender = SocketChannel.open(ssc.getLocalAddress());
+             SocketChannel receiver = ssc.accept();
+             FileChannel in = FileChannel.open(src, READ, DONTCACHE);
+             FileChannel out = FileChannel.open(dst, CREATE_NEW, WRITE, DONTCACHE)) {
+            CompletableFuture<Void> send = CompletableFuture.runAsync(() -> {
+                try {
+                    long n = 0;
+                    while (n < SIZE)
+                        n += in.transferTo(n, SIZE - n, sender);
+                    sender.shutdownOutput();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            long n = 0, m;
+            while ((m = out.transferFrom(receiver, n, SIZE)) > 0)
+                n += m;
+            send.join();
+            assertEquals(n, (long) SIZE, "bytes received from the socket");
+            out.force(true);
+        }
+        checkUncached("transferTo and transferFrom a socket", src, dst, data);
+        Files.delete(dst);
+        Files.delete(src);
+    }
+
+    static void checkUncached(String what, Path src, Path dst, byte[] data) throws Exception {
+        double s = PageCache.residentPercent(src), d = PageCache.residentPercentAfterWriteback(dst);
+        System.out.printf("%s: source %.2f%%, destination %.2f%% cached%n", what, s, d);
+        assertLessThan(s, 1.0, what + ": source cached");
+        assertLessThan(d, 1.0, what + ": destination cached");
+        // Compared through a DONTCACHE read, so that the next case starts uncached
+        byte[] got = new byte[data.length];
+        try (FileChannel ch = FileChannel.open(dst, READ, DONTCACHE)) {
+            ByteBuffer bb = ByteBuffer.wrap(got);
+            while (bb.hasRemaining() && ch.read(bb) > 0) { }
+        }
+        assertTrue(Arrays.equals(got, data), what + ": the bytes transferred");
+    }
+
+    static void write(Path file, byte[] data) throws IOException {
+        Files.deleteIfExists(file);
+        try (FileChannel ch = FileChannel.open(file, CREATE_NEW, WRITE, DONTCACHE)) {
+            ByteBuffer bb = ByteBuffer.wrap(data);
+            while (bb.hasRemaining())
+                ch.write(bb);
+            ch.force(true);
+        }
+    }
+
+    static byte[] bytes(int n, int seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++)
+            b[i] = (byte) (i * 31 + (i >>> 13) + seed);
+        return b;
+    }
+
+    static boolean kernelAtLeast(int major, int minor) {
+        String[] v = System.getProperty("os.version").split("[.-]");
+        int ma = Integer.parseInt(v[0]), mi = Integer.parseInt(v[1]);
+        return ma > major || (ma == major && mi >= minor);
+    }
+}

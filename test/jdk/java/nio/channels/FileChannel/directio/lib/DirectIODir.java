@@ -1,0 +1,98 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors.
+ * Licensed under the GNU General Public License version 2 only.
+ */
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The directory the direct I/O tests put their files in, and the type of
+ * its file system.
+ *
+ * With the system property {@code test.directio.dir} set (make
+ * test-directio-fs sets it to each file system of its matrix, with
+ * {@code -javaoption:-Dtest.directio.dir=DIR}), a new directory inside
+ * that one, which must exist and be writable.  Otherwise a directory on
+ * ext4, where the tests were written to show what ext4 does
+ * (STATX_DIOALIGN, RWF_DONTCACHE): the test's working directory if it is
+ * on ext4, else a new directory under /tmp or /var/tmp.  New directories
+ * are deleted when the test ends.  No usable directory fails the test: a
+ * skip would hide that the behaviour went untested.
+ */
+public final class DirectIODir {
+    /** The system property that names the directory. */
+    public static final String PROPERTY = "test.directio.dir";
+
+    private static Path dir;
+    private static String type;
+
+    private DirectIODir() { }
+
+    public static synchronized Path get() throws IOException {
+        if (dir != null)
+            return dir;
+        String chosen = System.getProperty(PROPERTY);
+        if (chosen != null) {
+            Path d = Path.of(chosen).toAbsolutePath();
+            String wrong = !Files.exists(d) ? "it does not exist"
+                           : !Files.isDirectory(d) ? "it is not a directory"
+                           : !Files.isWritable(d) ? "it is not writable" : null;
+            if (wrong != null)
+                throw new AssertionError(PROPERTY + "=" + chosen + " cannot hold the test's files: " + wrong);
+            return use(d, false, ", from " + PROPERTY);
+        }
+        Path cwd = Path.of("").toAbsolutePath();
+        List<Path> candidates = List.of(cwd, Path.of("/tmp"), Path.of("/var/tmp"));
+        for (Path c : candidates) {
+            if (Files.isDirectory(c) && Files.isWritable(c)
+                    && Files.getFileStore(c).type().equals("ext4"))
+                return use(c, c.equals(cwd), "");
+        }
+        throw new AssertionError("the direct I/O tests need a writable directory on ext4"
+                                 + " (or one named by -D" + PROPERTY + ");"
+                                 + " none of " + candidates + " is one");
+    }
+
+    /**
+     * The type of the file system of {@link #get()}, as
+     * {@code FileStore.type()} names it: "ext4", "xfs", "btrfs", "tmpfs".
+     */
+    public static synchronized String type() throws IOException {
+        get();
+        return type;
+    }
+
+    /** Uses parent itself, or a new directory in it that the JVM's exit deletes. */
+    private static Path use(Path parent, boolean itself, String why) throws IOException {
+        Path d = parent;
+        if (!itself) {
+            d = Files.createTempDirectory(parent, "rdio-directio");
+            Path created = d;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(created)));
+        }
+        type = Files.getFileStore(d).type();
+        dir = d;
+        System.out.println("files in " + dir + " (" + type + why + ")");
+        return dir;
+    }
+
+    private static void deleteTree(Path d) {
+        try (Stream<Path> s = Files.walk(d)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("cannot delete " + d + ": " + e);
+        }
+    }
+}
