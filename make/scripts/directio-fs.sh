@@ -159,7 +159,12 @@ out=$(gcc -shared -fPIC -O2 -I"$jdk/include" -I"$jdk/include/linux" -o "$native/
 declare -A took result
 for name in "${names[@]}"; do
     dir=$base/$name mnt=$base/mnt/$name
+    # A fresh work directory: classes compiled against another image must
+    # not be reused.
+    rm -rf "$dir"
     mkdir -p "$dir"
+    awk -v fs="$name" '$1 == fs { r = $3; for (i = 4; i <= NF; i++) r = r " " $i; print $2 " 0000000 generic-all " r }' \
+        "$RDIO_TOP/make/directio-fs.exclude" > "$dir/exclude.txt"
     mount_fs "$name"
     {
         findmnt -n -o TARGET,SOURCE,FSTYPE,OPTIONS "$mnt"
@@ -170,6 +175,7 @@ for name in "${names[@]}"; do
     start=$SECONDS
     run_jtreg "$jdk" "$jtreg_home" "$dir" \
         -nativepath:"$native" \
+        -exclude:"$dir/exclude.txt" \
         -javaoption:-Dtest.directio.dir="$mnt" \
         -javaoption:-Dtest.dir="$mnt" \
         -javaoption:-Djava.io.tmpdir="$mnt" \

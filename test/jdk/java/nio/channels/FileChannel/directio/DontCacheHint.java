@@ -68,7 +68,8 @@ public class DontCacheHint {
         try (FileChannel ch = FileChannel.open(f, READ)) {
             assertFalse(DirectIO.isUncached(ch), "isUncached without DONTCACHE");
         }
-        if (honoured)
+        // ext4 with data=journal takes the flag, but its pages stay cached
+        if (honoured && !DirectIODir.cachesDirectIO())
             transfers(dir);
     }
 

@@ -68,6 +68,27 @@ public final class DirectIODir {
         return type;
     }
 
+    /**
+     * Whether the file system of {@link #get()} does its direct I/O as
+     * buffered I/O, so that the data stays in the page cache: tmpfs keeps
+     * every file in memory, and ext4 mounted with data=journal buffers
+     * O_DIRECT.  Their DONTCACHE writes stay cached as well.
+     */
+    public static boolean cachesDirectIO() throws IOException {
+        if (type().equals("tmpfs"))
+            return true;
+        Process p = new ProcessBuilder("findmnt", "-n", "-o", "OPTIONS", "--target", get().toString())
+            .redirectErrorStream(true).start();
+        String options = new String(p.getInputStream().readAllBytes()).trim();
+        try {
+            if (p.waitFor() != 0)
+                throw new IOException("findmnt failed: " + options);
+        } catch (InterruptedException e) {
+            throw new IOException(e);
+        }
+        return List.of(options.split(",")).contains("data=journal");
+    }
+
     /** Uses parent itself, or a new directory in it that the JVM's exit deletes. */
     private static Path use(Path parent, boolean itself, String why) throws IOException {
         Path d = parent;
