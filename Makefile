@@ -9,6 +9,7 @@
 #   make test-directio-fs  only the direct I/O tests, once per file system (as root)
 #   make bench          the fork's JMH benchmarks
 #   make bench-directio the direct I/O benchmark: fork vs JDK 25 vs fio, one table
+#   make bench-directio-ab  one direct I/O case, fork vs JDK 25, alternating rounds
 #   make bench-rdma     the RDMA benchmark in the Soft-RoCE guest: Java vs rstream, RDMA vs TCP
 #   make review-diff    the whole fork as one diff against pristine upstream
 #   make assemble       refresh build/src from overlay files and patches
@@ -21,7 +22,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-rdma test-directio-fs bench bench-directio bench-rdma review-diff clean dist-clean
+.PHONY: images assemble test test-rdio test-rdma test-directio-fs bench bench-directio bench-directio-ab bench-rdma review-diff clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -66,6 +67,10 @@ bench: assemble
 # rebuild, so that a benchmark never waits for a build.
 bench-directio: $(BUILD)/config.mk
 	@$(SCRIPTS)/bench-directio.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+
+# One direct I/O case, the fork against JDK 25 in alternating rounds.
+bench-directio-ab: $(BUILD)/config.mk
+	@$(SCRIPTS)/bench-directio-ab.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 bench-rdma: $(BUILD)/config.mk
 	@$(SCRIPTS)/bench-rdma.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
