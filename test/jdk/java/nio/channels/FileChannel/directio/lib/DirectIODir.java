@@ -77,15 +77,7 @@ public final class DirectIODir {
     public static boolean cachesDirectIO() throws IOException {
         if (type().equals("tmpfs"))
             return true;
-        Process p = new ProcessBuilder("findmnt", "-n", "-o", "OPTIONS", "--target", get().toString())
-            .redirectErrorStream(true).start();
-        String options = new String(p.getInputStream().readAllBytes()).trim();
-        try {
-            if (p.waitFor() != 0)
-                throw new IOException("findmnt failed: " + options);
-        } catch (InterruptedException e) {
-            throw new IOException(e);
-        }
+        String options = Command.output("findmnt", "-n", "-o", "OPTIONS", "--target", get().toString());
         return List.of(options.split(",")).contains("data=journal");
     }
 

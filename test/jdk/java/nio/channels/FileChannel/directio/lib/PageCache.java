@@ -18,16 +18,8 @@ public final class PageCache {
      * The share of the file's bytes in the page cache, in percent.
      */
     public static double residentPercent(Path file) throws IOException {
-        Process p = new ProcessBuilder("fincore", "--bytes", "--noheadings", "--output", "RES",
-                                       file.toString())
-            .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes()).trim();
-        try {
-            if (p.waitFor() != 0)
-                throw new IOException("fincore failed: " + out);
-        } catch (InterruptedException e) {
-            throw new IOException(e);
-        }
+        String out = Command.output("fincore", "--bytes", "--noheadings", "--output", "RES",
+                                    file.toString());
         long size = Files.size(file);
         return (size == 0) ? 0.0 : 100.0 * Long.parseLong(out) / size;
     }

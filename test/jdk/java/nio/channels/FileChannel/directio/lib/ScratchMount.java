@@ -6,7 +6,6 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * A file system mounted for one test, on a new directory under the test's
@@ -70,19 +69,11 @@ public final class ScratchMount implements AutoCloseable {
 
     // Runs a command and returns its output
     private static String run(String... cmd) throws IOException {
-        Process p = new ProcessBuilder(List.of(cmd)).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes()).trim();
-        int rc;
         try {
-            rc = p.waitFor();
-        } catch (InterruptedException e) {
-            throw new IOException(e);
+            return Command.output(cmd);
+        } catch (IOException e) {
+            throw new AssertionError(e.getMessage() + "; this test mounts a scratch file system"
+                + " or sets up a loop device, and must run as root", e);
         }
-        if (rc != 0) {
-            throw new AssertionError(String.join(" ", cmd) + " failed (exit " + rc + "): " + out
-                + "; this test mounts a scratch file system or sets up a loop device,"
-                + " and must run as root");
-        }
-        return out;
     }
 }
