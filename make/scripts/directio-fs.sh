@@ -3,7 +3,7 @@
 # file system this host can mount, because what direct I/O does (whether
 # O_DIRECT bypasses the page cache, STATX_DIOALIGN, RWF_DONTCACHE) is up to
 # the file system, and the host run (test-rdio.sh) sees only the one its
-# work directory is on (issue 15):
+# work directory is on:
 #
 #   ext4          mkfs.ext4's defaults
 #   ext4-journal  the same, mounted with data=journal

@@ -72,12 +72,17 @@ _Static_assert(sizeof(struct dio_statx) == 0x100, "statx layout");
 #define EXACT    1   /* out[] holds the kernel's values */
 #define UNKNOWN  2   /* the kernel reports no alignment for the file */
 
+static int power_of_two(uint32_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
 /*
  * Fills out[] = { memory, offset, read offset } with the kernel's direct
  * I/O alignment of the file and returns EXACT, or returns UNKNOWN where the
  * kernel reports none: no statx, no STATX_DIOALIGN (before Linux 6.1, or a
  * file system that does not say), or zeros (ext4 with data=journal or
- * inline data, where O_DIRECT falls back to buffered I/O).  Returns -1 with
+ * inline data, where O_DIRECT falls back to buffered I/O), or values that
+ * are not powers of two.  Returns -1 with
  * errno set if statx fails for another reason.
  */
 static int dio_align(int dirfd, const char *path, int flags, jint out[3]) {
@@ -95,6 +100,13 @@ static int dio_align(int dirfd, const char *path, int flags, jint out[3]) {
     out[1] = (jint)sx.stx_dio_offset_align;
     out[2] = ((sx.stx_mask & RDIO_STATX_DIO_READ_ALIGN) != 0 && sx.stx_dio_read_offset_align != 0)
              ? (jint)sx.stx_dio_read_offset_align : out[1];
+    /* The checks are mask tests: a value that is not a power of two (no
+     * file system here reports one) gives the block size, and the kernel
+     * refuses with EINVAL what it does not take. */
+    if (!power_of_two(sx.stx_dio_mem_align) || !power_of_two(sx.stx_dio_offset_align)
+            || !power_of_two((uint32_t)out[2]) || out[0] < 0 || out[1] < 0 || out[2] < 0) {
+        return UNKNOWN;
+    }
     return EXACT;
 #else
     return UNKNOWN;

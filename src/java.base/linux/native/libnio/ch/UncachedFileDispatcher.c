@@ -4,9 +4,7 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -49,61 +47,22 @@ static ssize_t rw2(int write, int fd, const struct iovec *iov, int iovcnt, off_t
 #endif
 }
 
-/* Whether a failed call was a refusal of the flag: nothing was transferred. */
+/* Whether a failed call was a refusal of the flag, having transferred
+ * nothing: EOPNOTSUPP from the kernel or the file system, ENOSYS or EPERM
+ * where the calls are missing or a seccomp filter denies them.  A genuine
+ * EPERM comes again from the call without the flag. */
 static int refused(void) {
-    return errno == EOPNOTSUPP || errno == ENOSYS;
-}
-
-/* "/proc/self/fd/FD", without stdio, which libnio does not otherwise use. */
-static void proc_fd_path(char buf[32], int fd) {
-    static const char prefix[] = "/proc/self/fd/";
-    char digits[12];
-    int i = 0, n = 0;
-    do {
-        digits[n++] = (char)('0' + fd % 10);
-        fd /= 10;
-    } while (fd > 0);
-    for (; prefix[i] != '\0'; i++)
-        buf[i] = prefix[i];
-    while (n > 0)
-        buf[i++] = digits[--n];
-    buf[i] = '\0';
+    return errno == EOPNOTSUPP || errno == ENOSYS || errno == EPERM;
 }
 
 JNIEXPORT jint JNICALL
-Java_sun_nio_ch_UncachedFileDispatcher_probe0(JNIEnv *env, jclass clazz,
-                                              jobject fdo, jboolean readable)
+Java_sun_nio_ch_UncachedFileDispatcher_probe0(JNIEnv *env, jclass clazz, jobject fdo)
 {
-    char c, proc[32];
-    struct stat st;
+    char c;
     struct iovec iov = { &c, 1 };
-    int fd = fdval(env, fdo);
-    int rfd = fd;
-    ssize_t n;
-
-    if (!readable) {
-        /* A write-only descriptor cannot read: ask through a second one,
-         * for a regular file only, since opening a device or a FIFO again
-         * could change its state. */
-        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-            return 0;  /* unknown: the first write tells */
-        proc_fd_path(proc, fd);
-        do {
-            rfd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        } while (rfd == -1 && errno == EINTR);
-        if (rfd == -1)
-            return 0;  /* unknown: the first write tells */
-    }
     /* The kernel checks the flag before the file's size or contents. */
-    n = rw2(0, rfd, &iov, 1, 0);
-    if (n == -1 && refused()) {
-        n = IOS_UNSUPPORTED;
-    } else {
-        n = 0;
-    }
-    if (rfd != fd)
-        close(rfd);
-    return (jint)n;
+    ssize_t n = rw2(0, fdval(env, fdo), &iov, 1, 0);
+    return (n == -1 && refused()) ? IOS_UNSUPPORTED : 0;
 }
 
 JNIEXPORT jint JNICALL

@@ -16,10 +16,10 @@ import java.io.IOException;
  * the calls then advance as read and write do.
  *
  * <p> DONTCACHE is a hint: where the kernel or the file system refuses the
- * flag ({@code EOPNOTSUPP}, or {@code ENOSYS} where the calls themselves
- * are missing or blocked), the refused call is done again without it, and
- * so is every later one.  The kernel refuses the flag before it transfers
- * anything, so nothing is read or written twice.
+ * flag ({@code EOPNOTSUPP}, or {@code ENOSYS} or {@code EPERM} where the
+ * calls themselves are missing or blocked), the refused call is done again
+ * without it, and so is every later one.  The kernel refuses the flag
+ * before it transfers anything, so nothing is read or written twice.
  */
 class UncachedFileDispatcher extends FileDispatcherImpl {
 
@@ -32,13 +32,14 @@ class UncachedFileDispatcher extends FileDispatcherImpl {
     }
 
     /**
-     * Returns a dispatcher for the file, asking the kernel now whether it
-     * takes the flag: with a one-byte read, through a second descriptor
-     * for the file if this one is open only for writing.  If that cannot
-     * be asked, the first write tells.
+     * Returns a dispatcher for the file.  A file open for reading is asked
+     * now, with a one-byte read; one open only for writing cannot be asked
+     * without writing (a second descriptor would do, but closing it would
+     * release the process's record locks on the file), so its first write
+     * tells.
      */
     static UncachedFileDispatcher open(FileDescriptor fd, boolean readable) {
-        return new UncachedFileDispatcher(probe0(fd, readable) != IOStatus.UNSUPPORTED);
+        return new UncachedFileDispatcher(!readable || probe0(fd) != IOStatus.UNSUPPORTED);
     }
 
     @Override
@@ -115,7 +116,7 @@ class UncachedFileDispatcher extends FileDispatcherImpl {
     // -- Native methods --
 
     // IOStatus.UNSUPPORTED if the kernel refuses RWF_DONTCACHE for the file
-    private static native int probe0(FileDescriptor fd, boolean readable);
+    private static native int probe0(FileDescriptor fd);
 
     // These return IOStatus.UNSUPPORTED, having transferred nothing, if the
     // kernel refuses RWF_DONTCACHE

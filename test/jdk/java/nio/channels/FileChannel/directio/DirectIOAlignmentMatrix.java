@@ -68,8 +68,8 @@ public class DirectIOAlignmentMatrix {
 
         // ext4 on Linux 6.1+ reports the kernel's alignment, and it is
         // the logical block size of the device, below the 4096 upstream uses.
+        check(a.isExact() == DirectIODir.reportsAlignment(), "exact alignment on " + fsType + ": " + a);
         if (fsType.equals("ext4") && System.getProperty(DirectIODir.PROPERTY) == null) {
-            check(a.isExact(), "ext4 reports STATX_DIOALIGN, yet isExact() is false: " + a);
             check(off < blockSize, "ext4's offset alignment " + off
                   + " is not finer than the block size " + blockSize);
         }

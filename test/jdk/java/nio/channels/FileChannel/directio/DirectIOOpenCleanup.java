@@ -62,8 +62,8 @@ public class DirectIOOpenCleanup {
                     Files.delete(g);
                 }
             }
-            assertEquals(openDescriptors(), fds, "open descriptors after 400 refused opens");
-            System.out.println("ramfs: 400 refused opens, nothing left behind");
+            assertEquals(openDescriptors(), fds, "open descriptors after 800 refused opens");
+            System.out.println("ramfs: 800 refused opens, nothing left behind");
         }
     }
 

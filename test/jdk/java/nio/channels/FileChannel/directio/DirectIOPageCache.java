@@ -36,6 +36,7 @@ public class DirectIOPageCache {
     static final long SIZE = 256L << 20;
     static final int CHUNK = 1 << 20;
     static ByteBuffer buf;
+    static boolean uncached;   // whether DONTCACHE keeps pages out of the cache here
 
     public static void main(String[] args) throws Exception {
         Path dir = DirectIODir.get();
@@ -48,11 +49,7 @@ public class DirectIOPageCache {
         buf = ByteBuffer.allocateDirect(CHUNK + a.memory() - 1).alignedSlice(a.memory()).slice(0, CHUNK);
 
         boolean buffersDirect = DirectIODir.cachesDirectIO();
-        boolean uncached;
-        try (FileChannel ch = FileChannel.open(dir.resolve("probe.bin"), CREATE, READ, WRITE,
-                                               DELETE_ON_CLOSE, ExtendedOpenOption.DONTCACHE)) {
-            uncached = DirectIO.isUncached(ch) && !buffersDirect;
-        }
+        uncached = DirectIODir.takesDontCache() && !buffersDirect;
         System.out.println(DirectIODir.type() + (buffersDirect ? " buffers direct I/O" : "")
                            + (uncached ? "" : ", DONTCACHE keeps pages cached"));
 
@@ -121,7 +118,8 @@ public class DirectIOPageCache {
             }
             ch.force(true);
         }
-        double pct = PageCache.residentPercentAfterWriteback(file);
+        double pct = uncached ? PageCache.residentPercentAfterWriteback(file)
+                              : PageCache.residentPercent(file);
         System.out.printf("%-10s write of %d MiB: %.2f%% of the file's pages cached%n", "DONTCACHE", SIZE >> 20, pct);
         Files.delete(file);
         return pct;

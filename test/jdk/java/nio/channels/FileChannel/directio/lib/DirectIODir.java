@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * test-directio-fs sets it to each file system of its matrix, with
  * {@code -javaoption:-Dtest.directio.dir=DIR}), a new directory inside
  * that one, which must exist and be writable.  Otherwise a directory on
- * ext4, where the tests were written to show what ext4 does
+ * ext4, the file system with every feature the tests cover
  * (STATX_DIOALIGN, RWF_DONTCACHE): the test's working directory if it is
  * on ext4, else a new directory under /tmp or /var/tmp.  New directories
  * are deleted when the test ends.  No usable directory fails the test: a
@@ -79,6 +79,31 @@ public final class DirectIODir {
             return true;
         String options = Command.output("findmnt", "-n", "-o", "OPTIONS", "--target", get().toString());
         return List.of(options.split(",")).contains("data=journal");
+    }
+
+    /**
+     * Whether the kernel honours DONTCACHE on the file system of {@link
+     * #get()}: Linux 6.14 and later on ext4 and XFS (measured on 6.18;
+     * btrfs and tmpfs refuse the flag).
+     */
+    public static boolean takesDontCache() throws IOException {
+        return (type().equals("ext4") || type().equals("xfs")) && kernelAtLeast(6, 14);
+    }
+
+    /**
+     * Whether statx reports an exact direct I/O alignment for a regular
+     * file there: ext4 and XFS from Linux 6.1, except ext4 with
+     * data=journal, which reports zeros.
+     */
+    public static boolean reportsAlignment() throws IOException {
+        return (type().equals("ext4") || type().equals("xfs")) && kernelAtLeast(6, 1)
+            && !cachesDirectIO();
+    }
+
+    public static boolean kernelAtLeast(int major, int minor) {
+        String[] v = System.getProperty("os.version").split("[.-]");
+        int ma = Integer.parseInt(v[0]), mi = Integer.parseInt(v[1]);
+        return ma > major || (ma == major && mi >= minor);
     }
 
     /** Uses parent itself, or a new directory in it that the JVM's exit deletes. */

@@ -6,6 +6,8 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A file system mounted for one test, on a new directory under the test's
@@ -28,8 +30,7 @@ public final class ScratchMount implements AutoCloseable {
     /** A ramfs: open(O_DIRECT) fails there with EINVAL. */
     public static ScratchMount ramfs() throws IOException {
         Path dir = Files.createTempDirectory(Path.of("").toAbsolutePath(), "ramfs");
-        run("mount", "-t", "ramfs", "rdio-test", dir.toString());
-        return new ScratchMount(dir, null, true);
+        return set(new ScratchMount(dir, null, false), "mount", "-t", "ramfs", "rdio-test", dir.toString());
     }
 
     /** A 64 MiB ext4 file system mounted with OPTIONS, e.g. "data=journal". */
@@ -37,34 +38,70 @@ public final class ScratchMount implements AutoCloseable {
         Path cwd = Path.of("").toAbsolutePath();
         Path image = Files.createTempFile(cwd, "ext4", ".img");
         Path dir = Files.createTempDirectory(cwd, "ext4");
-        run("truncate", "-s", "64M", image.toString());
-        run("mkfs.ext4", "-q", "-F", image.toString());
-        run("mount", "-o", "loop," + options, image.toString(), dir.toString());
-        return new ScratchMount(dir, image, true);
+        ScratchMount m = new ScratchMount(dir, image, false);
+        set(m, "truncate", "-s", "64M", image.toString());
+        set(m, "mkfs.ext4", "-q", "-F", image.toString());
+        return set(m, "mount", "-o", "loop," + options, image.toString(), dir.toString());
     }
 
     /** A 16 MiB loop device, with 512-byte logical blocks: path() is the device. */
     public static ScratchMount loopDevice() throws IOException {
         Path image = Files.createTempFile(Path.of("").toAbsolutePath(), "loop", ".img");
-        run("truncate", "-s", "16M", image.toString());
-        Path dev = Path.of(run("losetup", "--find", "--show", image.toString()));
-        return new ScratchMount(dev, image, false);
+        ScratchMount m = new ScratchMount(null, image, false);
+        set(m, "truncate", "-s", "16M", image.toString());
+        String dev;
+        try {
+            dev = run("losetup", "--find", "--show", image.toString());
+        } catch (Throwable t) {
+            m.close();
+            throw t;
+        }
+        return new ScratchMount(Path.of(dev), image, false);
+    }
+
+    // Runs a step of setting m up, and releases what m holds if it fails;
+    // a mount makes m a mounted one
+    private static ScratchMount set(ScratchMount m, String... cmd) throws IOException {
+        try {
+            run(cmd);
+        } catch (Throwable t) {
+            m.close();
+            throw t;
+        }
+        return cmd[0].equals("mount") ? new ScratchMount(m.dir, m.image, true) : m;
     }
 
     public Path path() {
         return dir;
     }
 
+    /** Unmounts or detaches, then deletes what was made, trying every step. */
     @Override
     public void close() throws IOException {
+        List<Step> steps = new ArrayList<>();
+        AssertionError failed = new AssertionError("cannot release " + (dir != null ? dir : image));
         if (mounted) {
-            run("umount", dir.toString());
-            Files.delete(dir);
-        } else {
-            run("losetup", "-d", dir.toString());
+            steps.add(() -> run("umount", dir.toString()));
+        } else if (dir != null && dir.startsWith("/dev")) {
+            steps.add(() -> run("losetup", "-d", dir.toString()));
         }
+        if (dir != null && !dir.startsWith("/dev"))
+            steps.add(() -> Files.deleteIfExists(dir));
         if (image != null)
-            Files.delete(image);
+            steps.add(() -> Files.deleteIfExists(image));
+        for (Step step : steps) {
+            try {
+                step.run();
+            } catch (Throwable t) {
+                failed.addSuppressed(t);
+            }
+        }
+        if (failed.getSuppressed().length > 0)
+            throw failed;
+    }
+
+    private interface Step {
+        void run() throws IOException;
     }
 
     // Runs a command and returns its output
