@@ -35,9 +35,11 @@ import sun.nio.ch.LinuxDirectIO;
  * {@link java.nio.ByteBuffer#alignedSlice(int)} and the values returned
  * here, before it opens the file.
  *
- * <p> On Linux 6.1 and later the values come from {@code statx} with
- * {@code STATX_DIOALIGN}, and on 6.14 and later the read offset alignment
- * from {@code STATX_DIO_READ_ALIGN}, where the file system reports them.
+ * <p> On Linux the values come from {@code statx} with
+ * {@code STATX_DIOALIGN} (for regular files from Linux 6.1, for block
+ * devices from 6.11), and the read offset alignment from
+ * {@code STATX_DIO_READ_ALIGN} (from 6.14), where the file system reports
+ * them.
  * They may be smaller than the file system's block size, the value
  * {@link java.nio.file.FileStore#getBlockSize()} returns.  Where the file
  * system reports nothing, all values are the block size and
@@ -191,9 +193,8 @@ public final class DirectIO {
      *
      * <p> {@code DONTCACHE} is a hint: where the kernel or the file system
      * refuses it, the channel does ordinary buffered I/O and this method
-     * returns {@code false}.  A channel open only for writing whose file
-     * could not be asked when it was opened learns the answer at its first
-     * write; until then this method returns {@code true}.
+     * returns {@code false}.  A channel open only for writing cannot ask
+     * before its first write: until then this method returns {@code true}.
      *
      * @param channel a file channel
      * @return {@code true} if the channel keeps the data out of the page cache
