@@ -38,7 +38,6 @@
 #endif
 
 #define RDIO_AT_EMPTY_PATH        0x1000
-#define RDIO_STATX_TYPE           0x00000001U
 #define RDIO_STATX_DIOALIGN       0x00002000U
 #define RDIO_STATX_DIO_READ_ALIGN 0x00020000U
 
@@ -88,7 +87,7 @@ static int power_of_two(uint32_t v) {
 static int dio_align(int dirfd, const char *path, int flags, jint out[3]) {
 #ifdef SYS_statx
     struct dio_statx sx;
-    unsigned int mask = RDIO_STATX_TYPE | RDIO_STATX_DIOALIGN | RDIO_STATX_DIO_READ_ALIGN;
+    unsigned int mask = RDIO_STATX_DIOALIGN | RDIO_STATX_DIO_READ_ALIGN;
     if (syscall(SYS_statx, dirfd, path, flags, mask, &sx) != 0) {
         return (errno == ENOSYS || errno == EPERM) ? UNKNOWN : -1;
     }

@@ -1,6 +1,20 @@
 /*
- * Copyright (c) 2026, the rdio JDK authors.
- * Licensed under the GNU General Public License version 2 only.
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
  */
 
 /*
@@ -141,24 +155,9 @@ public class DontCacheHint {
         assertLessThan(PageCache.residentPercentAfterWriteback(src), 1.0, "source cached before the transfers");
 
         // file to file, each way, DONTCACHE on both sides
-        Files.deleteIfExists(dst);
-        try (FileChannel in = FileChannel.open(src, READ, DONTCACHE);
-             FileChannel out = FileChannel.open(dst, CREATE_NEW, WRITE, DONTCACHE)) {
-            long n = 0;
-            while (n < SIZE)
-                n += in.transferTo(n, SIZE - n, out);
-            out.force(true);
-        }
+        fileToFile(src, dst, (in, out, n) -> in.transferTo(n, SIZE - n, out));
         checkUncached("transferTo a file", src, dst, data);
-
-        Files.delete(dst);
-        try (FileChannel in = FileChannel.open(src, READ, DONTCACHE);
-             FileChannel out = FileChannel.open(dst, CREATE_NEW, WRITE, DONTCACHE)) {
-            long n = 0;
-            while (n < SIZE)
-                n += out.transferFrom(in, n, SIZE - n);
-            out.force(true);
-        }
+        fileToFile(src, dst, (in, out, n) -> out.transferFrom(in, n, SIZE - n));
         checkUncached("transferFrom a file", src, dst, data);
 
         // file to socket and socket to file
@@ -187,6 +186,7 @@ public class DontCacheHint {
             out.force(true);
         }
         checkUncached("transferTo and transferFrom a socket", src, dst, data);
+
         // from a DIRECT channel, at a position and count it cannot read
         // directly: through a mapping of the source, which caches the
         // source, so this case comes last
@@ -205,6 +205,22 @@ public class DontCacheHint {
 
         Files.delete(dst);
         Files.delete(src);
+    }
+
+    interface Step {
+        // transfers from in to out, done bytes already transferred
+        long transfer(FileChannel in, FileChannel out, long done) throws IOException;
+    }
+
+    // SIZE bytes from src to a new dst, both DONTCACHE, by repeated steps
+    static void fileToFile(Path src, Path dst, Step step) throws IOException {
+        Files.deleteIfExists(dst);
+        try (FileChannel in = FileChannel.open(src, READ, DONTCACHE);
+             FileChannel out = FileChannel.open(dst, CREATE_NEW, WRITE, DONTCACHE)) {
+            for (long n = 0; n < SIZE; )
+                n += step.transfer(in, out, n);
+            out.force(true);
+        }
     }
 
     static void checkUncached(String what, Path src, Path dst, byte[] data) throws Exception {
