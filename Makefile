@@ -1,3 +1,25 @@
+# Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+# DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+#
+# This code is free software; you can redistribute it and/or modify it
+# under the terms of the GNU General Public License version 2 only, as
+# published by the Free Software Foundation.  Oracle designates this
+# particular file as subject to the "Classpath" exception as provided
+# by Oracle in the LICENSE file that accompanied this code.
+#
+# This code is distributed in the hope that it will be useful, but WITHOUT
+# ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+# FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+# version 2 for more details (a copy is included in the LICENSE file that
+# accompanied this code).
+#
+# You should have received a copy of the GNU General Public License version
+# 2 along with this work; if not, write to the Free Software Foundation,
+# Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+#
+# Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+# or visit www.oracle.com if you need additional information or have any
+# questions.
 #
 # Top-level Makefile of the rdio JDK.  Run "bash configure" first (make runs
 # it with default options if you did not), then:
@@ -12,6 +34,7 @@
 #   make bench-directio-ab  one direct I/O case, fork vs JDK 25, alternating rounds
 #   make bench-rdma     the RDMA benchmark in the Soft-RoCE guest: Java vs rstream, RDMA vs TCP
 #   make review-diff    the whole fork as one diff against pristine upstream
+#   make check-headers  every file has the licence header upstream uses for its kind
 #   make assemble       refresh build/src from overlay files and patches
 #
 # See README.md and doc/building.md.
@@ -22,7 +45,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-rdma test-directio-fs bench bench-directio bench-directio-ab bench-rdma review-diff clean dist-clean
+.PHONY: images assemble test test-rdio test-rdma test-directio-fs bench bench-directio bench-directio-ab bench-rdma review-diff check-headers clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -79,6 +102,9 @@ bench-rdma: $(BUILD)/config.mk
 review-diff: $(BUILD)/config.mk
 	@$(SCRIPTS)/assemble.sh $(RDIO_PRISTINE) >&2
 	@$(SCRIPTS)/review-diff.sh $(RDIO_PRISTINE)
+
+check-headers:
+	@$(SCRIPTS)/check-headers.sh
 
 clean:
 	if [ -d "$(RDIO_CONF_DIR)" ]; then $(MAKE) -C $(RDIO_CONF_DIR) clean; fi

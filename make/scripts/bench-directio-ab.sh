@@ -17,6 +17,10 @@
 # 2 along with this work; if not, write to the Free Software Foundation,
 # Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
 #
+# Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+# or visit www.oracle.com if you need additional information or have any
+# questions.
+#
 # One direct I/O case of DirectIOReads (default: random 4 KiB DIRECT reads
 # at queue depth 1) on the fork and on JDK 25 as shipped, in alternating
 # rounds (the fork first in odd rounds, JDK 25 first in even ones), each

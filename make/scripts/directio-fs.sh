@@ -17,6 +17,10 @@
 # 2 along with this work; if not, write to the Free Software Foundation,
 # Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
 #
+# Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+# or visit www.oracle.com if you need additional information or have any
+# questions.
+#
 # Runs the direct I/O jtreg tests, the fork's and upstream's, once on each
 # file system this host can mount, because what direct I/O does (whether
 # O_DIRECT bypasses the page cache, STATX_DIOALIGN, RWF_DONTCACHE) is up to
