@@ -53,6 +53,19 @@ $(BUILD)/config.mk:
 
 -include $(BUILD)/config.mk
 
+# build/config.mk and upstream's spec.gmk hold absolute paths, so a checkout
+# moved or copied elsewhere must be configured again.  (A config.mk without
+# RDIO_CONFIGURED_TOP is judged by its RDIO_CONF_DIR.)
+RDIO_CONFIGURED_TOP ?= $(patsubst %/build/src/build/,%,$(dir $(RDIO_CONF_DIR)))
+rdio_real = $(or $(realpath $(1)),$(abspath $(1)))
+ifneq ($(RDIO_CONF_DIR),)
+  ifneq ($(call rdio_real,$(RDIO_CONFIGURED_TOP)),$(call rdio_real,$(TOP)))
+    ifneq ($(filter-out check-headers dist-clean,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+      $(error build/config.mk was written by bash configure for the checkout at $(RDIO_CONFIGURED_TOP), not for this one at $(TOP): re-run bash configure)
+    endif
+  endif
+endif
+
 # Whether upstream's make builds librdmasocket (make/patches/0010): from
 # configure --with-rdma.
 RDIO_MAKE_VARS := ENABLE_RDMA=$(if $(filter yes,$(RDIO_WITH_RDMA)),true,false)

@@ -131,6 +131,19 @@ run_jtreg() {
         "$@"
 }
 
+# Fails, saying to re-run configure, when build/config.mk was written for a
+# checkout at another path: its paths (and those of upstream's spec.gmk in
+# the output directory) point there.  A config.mk without
+# RDIO_CONFIGURED_TOP is judged by its RDIO_CONF_DIR.
+rdio_config_check() {
+    local f=$RDIO_BUILD/config.mk top
+    [ -f "$f" ] || return 0
+    top=$(sed -n 's/^RDIO_CONFIGURED_TOP := //p' "$f" | head -n1)
+    [ -n "$top" ] || top=$(sed -n 's|^RDIO_CONF_DIR := \(.*\)/build/src/build/[^/]*$|\1|p' "$f" | head -n1)
+    [ -z "$top" ] || [ "$(readlink -m "$top")" = "$(readlink -m "$RDIO_TOP")" ] ||
+        die "build/config.mk was written by bash configure for the checkout at $top, not for this one at $RDIO_TOP: re-run bash configure"
+}
+
 sha256_of() {
     sha256sum "$1" | cut -d' ' -f1
 }

@@ -43,8 +43,9 @@ packages="autoconf make zip unzip file gcc g++ ccache xz-utils patch
     zlib1g-dev libgif-dev libjpeg-dev libpng-dev libpcsclite-dev"
 # The Soft-RoCE test guest (make test-rdma, part of make test-rdio) boots
 # QEMU with a busybox initramfs and runs the host's rdma tools, verbs
-# providers and rstream inside it.
-packages="$packages qemu-system-x86 busybox-static iproute2 rdma-core ibverbs-providers
+# providers and rstream inside it; kmod's depmod and modprobe index the
+# guest kernel's modules and resolve their dependencies.
+packages="$packages qemu-system-x86 busybox-static kmod iproute2 rdma-core ibverbs-providers
     ibverbs-utils rdmacm-utils"
 # The direct I/O tests measure page-cache residency with fincore.
 packages="$packages util-linux-extra"
