@@ -26,11 +26,14 @@
  * @summary The JDK under test identifies itself as the rdio fork of
  *          OpenJDK 25: in its version, its vendor properties, and the
  *          banner of java -version.
+ * @library /test/lib
  * @run main ForkIdentity
  */
 
 import java.nio.file.Path;
 import java.util.Optional;
+
+import static jdk.test.lib.Asserts.*;
 
 public class ForkIdentity {
     // What configure passes to upstream's configure (make/upstream.conf).
@@ -39,36 +42,27 @@ public class ForkIdentity {
 
     public static void main(String[] args) throws Exception {
         Runtime.Version v = Runtime.version();
-        check("Runtime.version().feature()", v.feature(), 25);
-        check("Runtime.version().optional()", v.optional(), Optional.of(FORK));
-        check("Runtime.version().pre()", v.pre(), Optional.empty());
-        if (v.build().isEmpty())
-            throw new AssertionError("no build number in " + v);
+        System.out.println("Runtime.version() = " + v);
+        assertEquals(25, v.feature(), "Runtime.version().feature()");
+        assertEquals(Optional.of(FORK), v.optional(), "Runtime.version().optional()");
+        assertEquals(Optional.empty(), v.pre(), "Runtime.version().pre()");
+        assertTrue(v.build().isPresent(), "Runtime.version().build() present");
+        assertTrue(v.toString().endsWith("-" + FORK), "version " + v + " ends in -" + FORK);
 
         String number = v.feature() + "." + v.interim() + "." + v.update();
-        check("java.vendor", System.getProperty("java.vendor"), VENDOR);
-        check("java.vm.vendor", System.getProperty("java.vm.vendor"), VENDOR);
-        check("java.vendor.version", System.getProperty("java.vendor.version"), FORK + "-" + number);
-        check("java.runtime.version", System.getProperty("java.runtime.version"), v.toString());
-        if (!v.toString().endsWith("-" + FORK))
-            throw new AssertionError("version " + v + " does not end in -" + FORK);
+        assertEquals(VENDOR, System.getProperty("java.vendor"), "java.vendor");
+        assertEquals(VENDOR, System.getProperty("java.vm.vendor"), "java.vm.vendor");
+        assertEquals(FORK + "-" + number, System.getProperty("java.vendor.version"), "java.vendor.version");
+        assertEquals(v.toString(), System.getProperty("java.runtime.version"), "java.runtime.version");
 
         // The banner a user sees, from the same JDK's launcher.
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process p = new ProcessBuilder(java.toString(), "-version").redirectErrorStream(true).start();
         String banner = new String(p.getInputStream().readAllBytes());
-        check("java -version exit status", p.waitFor(), 0);
+        assertEquals(0, p.waitFor(), "java -version exit status");
         System.out.print(banner);
         String runtime = "Runtime Environment " + FORK + "-" + number + " (build " + v + ")";
-        if (!banner.contains(runtime))
-            throw new AssertionError("java -version does not contain \"" + runtime + "\":\n" + banner);
-        if (!banner.contains("Server VM " + FORK + "-" + number))
-            throw new AssertionError("java -version does not name the fork's VM:\n" + banner);
-    }
-
-    static void check(String what, Object actual, Object expected) {
-        if (!expected.equals(actual))
-            throw new AssertionError(what + " is " + actual + ", expected " + expected);
-        System.out.println(what + " = " + actual);
+        assertTrue(banner.contains(runtime), "java -version shows \"" + runtime + "\"");
+        assertTrue(banner.contains("Server VM " + FORK + "-" + number), "java -version names the fork's VM");
     }
 }

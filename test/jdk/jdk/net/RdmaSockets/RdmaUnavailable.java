@@ -23,16 +23,17 @@
 
 /*
  * @test
- * @summary Issue item 11, on a host without RDMA (no RDMA device, or no
- *          librdmacm, or a JDK configured --with-rdma=no): every RDMA
- *          factory of jdk.net.Sockets and jdk.net.RdmaSockets throws
+ * @summary On a host without RDMA (no RDMA device, or no librdmacm, or
+ *          a JDK configured --with-rdma=no): every RDMA factory of
+ *          jdk.net.Sockets and jdk.net.RdmaSockets throws
  *          UnsupportedOperationException whose message says which of these
  *          is missing, and the rest of the JDK is unaffected.  Also the API
- *          shape: jdk.net.Sockets is no longer deprecated as a class (this
- *          file calls its new factories and compiles with -Werror
- *          -Xlint:deprecation), its legacy option methods still are, and
- *          RdmaSocketOptions defines three Integer options.
+ *          shape: jdk.net.Sockets, which JDK 25 deprecates, is not
+ *          deprecated as a class (this file calls its new factories and
+ *          compiles with -Werror -Xlint:deprecation), its legacy option
+ *          methods are, and RdmaSocketOptions defines three Integer options.
  * @requires os.family == "linux"
+ * @library /test/lib
  * @compile -Xlint:deprecation -Werror RdmaUnavailable.java
  * @run main RdmaUnavailable
  */
@@ -55,6 +56,7 @@ import jdk.net.Sockets;
 
 import static java.net.StandardProtocolFamily.INET;
 import static java.net.StandardProtocolFamily.INET6;
+import static jdk.test.lib.Asserts.*;
 
 public class RdmaUnavailable {
     interface Factory {
@@ -84,29 +86,25 @@ public class RdmaUnavailable {
                 RdmaSockets::openSelector);
         String first = null;
         for (Factory f : factories) {
-            try {
-                Object o = f.open();
-                throw new AssertionError("opened " + o + ": this test is for a host without RDMA");
-            } catch (UnsupportedOperationException e) {
-                String m = e.getMessage();
-                if (m == null || !REASON.matcher(m).matches())
-                    throw new AssertionError("unclear message: " + m, e);
-                if (first == null) {
-                    first = m;
-                    System.out.println("UnsupportedOperationException: " + m);
-                } else if (!first.equals(m)) {
-                    throw new AssertionError("messages differ: " + first + " / " + m);
-                }
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, f::open,
+                    "an RDMA factory on a host without RDMA");
+            String m = e.getMessage();
+            assertTrue(m != null && REASON.matcher(m).matches(), "the message \"" + m
+                    + "\" names what is missing");
+            if (first == null) {
+                first = m;
+                System.out.println("UnsupportedOperationException: " + m);
+            } else {
+                assertEquals(first, m, "the message of every RDMA factory");
             }
         }
 
         // bad arguments are reported as such, before availability
-        expect(NullPointerException.class, () -> RdmaSockets.openSocketChannel(null));
-        expect(NullPointerException.class, () -> Sockets.openRdmaServerSocket(null));
-        UnsupportedOperationException uoe =
-                expect(UnsupportedOperationException.class, () -> RdmaSockets.openSocket(StandardProtocolFamily.UNIX));
-        if (!uoe.getMessage().contains("UNIX"))
-            throw new AssertionError("message does not name the family: " + uoe.getMessage());
+        assertThrows(NullPointerException.class, () -> RdmaSockets.openSocketChannel(null));
+        assertThrows(NullPointerException.class, () -> Sockets.openRdmaServerSocket(null));
+        UnsupportedOperationException uoe = assertThrows(UnsupportedOperationException.class,
+                () -> RdmaSockets.openSocket(StandardProtocolFamily.UNIX));
+        assertTrue(uoe.getMessage().contains("UNIX"), "the message \"" + uoe.getMessage() + "\" names the family");
 
         // the rest of the JDK is unaffected: default sockets and selectors work
         try (ServerSocketChannel ssc = ServerSocketChannel.open().bind(null);
@@ -116,43 +114,30 @@ public class RdmaUnavailable {
             sc.write(ByteBuffer.wrap(new byte[] { 5 }));
             peer.configureBlocking(false);
             peer.register(sel, java.nio.channels.SelectionKey.OP_READ);
-            if (sel.select(10_000) != 1)
-                throw new AssertionError("default selector");
+            assertEquals(1, sel.select(10_000), "keys the default selector selects");
             ByteBuffer b = ByteBuffer.allocate(1);
-            if (peer.read(b) != 1 || b.get(0) != 5)
-                throw new AssertionError("default channel");
+            assertEquals(1, peer.read(b), "bytes read from a default channel");
+            assertEquals((byte) 5, b.get(0), "the byte read from a default channel");
         }
         try (Socket s = new Socket(); ServerSocket ss = new ServerSocket(0)) {
             s.connect(ss.getLocalSocketAddress());
         }
 
         // API shape
-        if (Sockets.class.isAnnotationPresent(Deprecated.class))
-            throw new AssertionError("jdk.net.Sockets is deprecated as a class");
+        assertFalse(Sockets.class.isAnnotationPresent(Deprecated.class), "jdk.net.Sockets deprecated as a class");
         for (Method m : Sockets.class.getMethods()) {
             if (m.getDeclaringClass() != Sockets.class)
                 continue;
-            boolean deprecated = m.isAnnotationPresent(Deprecated.class);
+            // the RDMA factories are new; the rest are the legacy option methods
             boolean rdma = m.getName().startsWith("openRdma");
-            if (rdma == deprecated)
-                throw new AssertionError(m + (deprecated ? " is deprecated" : " is not deprecated"));
+            assertEquals(!rdma, m.isAnnotationPresent(Deprecated.class), m + " deprecated");
         }
         for (SocketOption<Integer> o : List.of(RdmaSocketOptions.RDMA_SQSIZE, RdmaSocketOptions.RDMA_RQSIZE,
                                                RdmaSocketOptions.RDMA_INLINE)) {
-            if (o.type() != Integer.class || !o.toString().equals(o.name()) || !o.name().startsWith("RDMA_"))
-                throw new AssertionError(o);
+            assertEquals(Integer.class, o.type(), o + "'s type");
+            assertEquals(o.name(), o.toString(), o.name() + "'s toString()");
+            assertTrue(o.name().startsWith("RDMA_"), o.name() + " starts with RDMA_");
         }
         System.out.println("OK");
-    }
-
-    static <T extends Throwable> T expect(Class<T> c, Factory f) throws Exception {
-        try {
-            f.open();
-        } catch (Throwable t) {
-            if (c.isInstance(t))
-                return c.cast(t);
-            throw new AssertionError("expected " + c.getName() + ", got " + t, t);
-        }
-        throw new AssertionError("expected " + c.getName());
     }
 }

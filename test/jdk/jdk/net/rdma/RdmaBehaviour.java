@@ -23,8 +23,9 @@
 
 /*
  * @test
- * @summary Issue items 6 and 7, and the selector's contract: asynchronous
- *          close (read, accept), interrupt (platform and virtual thread),
+ * @summary Blocking RDMA channels and sockets as the java.nio and java.net
+ *          contracts say: asynchronous close (read, accept), interrupt
+ *          (platform and virtual thread),
  *          SO_TIMEOUT expiry (read, accept), connection refused (Socket,
  *          blocking and non-blocking channel), shutdownInput waking a reader;
  *          Selector wakeup, timed select, IllegalSelectorException both ways;
@@ -34,6 +35,7 @@
  *          too late; supported options round-trip.  Runs in the Soft-RoCE
  *          guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @library /test/lib
  * @run main/othervm/timeout=600 RdmaBehaviour
  */
 
@@ -61,6 +63,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.UnsupportedAddressTypeException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -68,9 +71,11 @@ import jdk.net.ExtendedSocketOptions;
 import jdk.net.RdmaSocketOptions;
 import jdk.net.RdmaSockets;
 import jdk.net.Sockets;
+import jdk.test.lib.Utils;
 
 import static java.net.StandardProtocolFamily.INET;
 import static java.net.StandardProtocolFamily.INET6;
+import static jdk.test.lib.Asserts.*;
 
 public class RdmaBehaviour {
     public static void main(String[] args) throws Exception {
@@ -96,7 +101,7 @@ public class RdmaBehaviour {
     }
 
     /** Starts task in a thread; returns the thread, whose outcome lands in result. */
-    static Thread start(boolean virtual, AtomicReference<Throwable> result, RdmaTestLib.ThrowingRunnable task) {
+    static Thread start(boolean virtual, AtomicReference<Throwable> result, Utils.ThrowingRunnable task) {
         Runnable r = () -> {
             try {
                 task.run();
@@ -108,21 +113,15 @@ public class RdmaBehaviour {
         return virtual ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r);
     }
 
-    static void waitBlocked(Thread t) throws InterruptedException {
-        // let it reach its wait; rsocket waits poll, so the state may be RUNNABLE or (TIMED_)WAITING
-        Thread.sleep(1000);
-        RdmaTestLib.check(t.isAlive(), "thread still blocked");
-    }
-
     static void finish(Thread t, AtomicReference<Throwable> result, Class<? extends Throwable> expected)
         throws InterruptedException
     {
-        t.join(30_000);
-        RdmaTestLib.check(!t.isAlive(), "blocked thread did not wake up within 30 s");
+        long millis = Utils.adjustTimeout(30_000);
+        assertTrue(t.join(Duration.ofMillis(millis)), "blocked thread did not wake up within " + millis + " ms");
         Throwable r = result.get();
         System.out.println("  " + r);
         if (!expected.isInstance(r))
-            throw new AssertionError("expected " + expected.getName() + ", got " + r, r);
+            fail("expected " + expected.getName() + ", got " + r, r);
     }
 
     static void asyncClose() throws Exception {
@@ -130,7 +129,7 @@ public class RdmaBehaviour {
         try {
             AtomicReference<Throwable> result = new AtomicReference<>();
             Thread t = start(false, result, () -> p[0].read(ByteBuffer.allocate(10)));
-            waitBlocked(t);
+            RdmaTestLib.awaitWaiting(t);
             p[0].close();
             finish(t, result, AsynchronousCloseException.class);
         } finally {
@@ -141,7 +140,7 @@ public class RdmaBehaviour {
         ssc.bind(RdmaTestLib.anyPort());
         AtomicReference<Throwable> result = new AtomicReference<>();
         Thread t = start(true, result, ssc::accept);
-        waitBlocked(t);
+        RdmaTestLib.awaitWaiting(t);
         ssc.close();
         finish(t, result, AsynchronousCloseException.class);
     }
@@ -152,10 +151,10 @@ public class RdmaBehaviour {
             try {
                 AtomicReference<Throwable> result = new AtomicReference<>();
                 Thread t = start(virtual, result, () -> p[0].read(ByteBuffer.allocate(10)));
-                waitBlocked(t);
+                RdmaTestLib.awaitWaiting(t);
                 t.interrupt();
                 finish(t, result, ClosedByInterruptException.class);
-                RdmaTestLib.check(!p[0].isOpen(), "interrupt closed the channel");
+                assertFalse(p[0].isOpen(), "the interrupt did not close the channel");
             } finally {
                 p[0].close();
                 p[1].close();
@@ -168,22 +167,22 @@ public class RdmaBehaviour {
             ss.bind(RdmaTestLib.anyPort());
             ss.setSoTimeout(500);
             long t0 = System.nanoTime();
-            RdmaTestLib.expect(SocketTimeoutException.class, ss::accept);
+            assertThrows(SocketTimeoutException.class, ss::accept);
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            RdmaTestLib.check(ms >= 450, "accept timed out after " + ms + " ms");
+            assertGreaterThanOrEqual(ms, 450L, "accept's timeout of 500 ms, elapsed ms");
             ss.setSoTimeout(0);
             try (Socket s = RdmaSockets.openSocket(INET)) {
                 s.connect(ss.getLocalSocketAddress());
                 try (Socket peer = ss.accept()) {
                     s.setSoTimeout(700);
-                    RdmaTestLib.check(s.getSoTimeout() == 700, "getSoTimeout");
+                    assertEquals(700, s.getSoTimeout(), "getSoTimeout");
                     t0 = System.nanoTime();
-                    RdmaTestLib.expect(SocketTimeoutException.class, () -> s.getInputStream().read());
+                    assertThrows(SocketTimeoutException.class, () -> s.getInputStream().read());
                     ms = (System.nanoTime() - t0) / 1_000_000;
-                    RdmaTestLib.check(ms >= 650, "read timed out after " + ms + " ms");
+                    assertGreaterThanOrEqual(ms, 650L, "read's timeout of 700 ms, elapsed ms");
                     // the socket stays usable after a timeout
                     peer.getOutputStream().write(42);
-                    RdmaTestLib.check(s.getInputStream().read() == 42, "read after a timeout");
+                    assertEquals(42, s.getInputStream().read(), "read after a timeout");
                 }
             }
         }
@@ -197,14 +196,14 @@ public class RdmaBehaviour {
             dead = (InetSocketAddress) ssc.getLocalAddress();
         }
         SocketChannel sc = Sockets.openRdmaSocketChannel();
-        RdmaTestLib.expect(ConnectException.class, () -> sc.connect(dead));
-        RdmaTestLib.check(!sc.isOpen(), "a failed connect closes the channel");
+        assertThrows(ConnectException.class, () -> sc.connect(dead));
+        assertFalse(sc.isOpen(), "the channel is open after a failed connect");
         try (Socket s = Sockets.openRdmaSocket()) {
-            RdmaTestLib.expect(ConnectException.class, () -> s.connect(dead, 10_000));
+            assertThrows(ConnectException.class, () -> s.connect(dead, 10_000));
         }
         try (SocketChannel nb = Sockets.openRdmaSocketChannel()) {
             nb.configureBlocking(false);
-            RdmaTestLib.expect(ConnectException.class, () -> {
+            assertThrows(ConnectException.class, () -> {
                 if (nb.connect(dead))
                     return;
                 try (Selector sel = Sockets.openRdmaSelector()) {
@@ -212,7 +211,7 @@ public class RdmaBehaviour {
                     long deadline = System.nanoTime() + 30_000_000_000L;
                     while (!nb.finishConnect()) {
                         if (System.nanoTime() > deadline)
-                            throw new AssertionError("connect neither failed nor succeeded in 30 s");
+                            fail("connect neither failed nor succeeded in 30 s");
                         sel.select(1000);
                     }
                 }
@@ -232,16 +231,17 @@ public class RdmaBehaviour {
                     result.set(e);
                 }
             });
-            waitBlocked(t);
+            RdmaTestLib.awaitWaiting(t);
             p[0].shutdownInput();
-            t.join(30_000);
-            RdmaTestLib.check(!t.isAlive(), "reader woke up");
-            RdmaTestLib.check(result.get() == null && n[0] == -1, "read returned " + n[0] + ", " + result.get());
+            long millis = Utils.adjustTimeout(30_000);
+            assertTrue(t.join(Duration.ofMillis(millis)), "reader still blocked " + millis + " ms after shutdownInput");
+            assertNull(result.get(), "read threw");
+            assertEquals(-1, n[0], "read after shutdownInput");
             // output still works: a half close
             p[0].write(ByteBuffer.wrap(new byte[] { 1, 2, 3 }));
-            RdmaTestLib.check(RdmaTestLib.readFully(p[1], 3).get(2) == 3, "half-closed channel writes");
+            assertEquals((byte) 3, RdmaTestLib.readFully(p[1], 3).get(2), "last byte from the half-closed channel");
             p[1].shutdownOutput();
-            RdmaTestLib.check(p[0].read(ByteBuffer.allocate(1)) == -1, "EOF");
+            assertEquals(-1, p[0].read(ByteBuffer.allocate(1)), "read after the peer's shutdownOutput");
         } finally {
             p[0].close();
             p[1].close();
@@ -254,95 +254,104 @@ public class RdmaBehaviour {
             sel.wakeup();
             long t0 = System.nanoTime();
             sel.select(30_000);
-            RdmaTestLib.check(System.nanoTime() - t0 < 10_000_000_000L, "wakeup before select");
-            // wakeup during select
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertLessThan(ms, 10_000L, "select(30000) after wakeup, elapsed ms");
+            // wakeup during select: select polls its descriptors in native
+            // code, where the thread stays RUNNABLE, so the waker waits for
+            // it to be in the poll selector's doSelect
+            Thread selecting = Thread.currentThread();
+            AtomicReference<Throwable> wakerFailure = new AtomicReference<>();
             Thread waker = Thread.ofPlatform().start(() -> {
                 try {
-                    Thread.sleep(1000);
-                } catch (InterruptedException e) { }
+                    RdmaTestLib.awaitFrame(selecting, "PollSelectorImpl", "doSelect");
+                } catch (Throwable e) {
+                    wakerFailure.set(e);
+                }
                 sel.wakeup();
             });
             t0 = System.nanoTime();
             sel.select();
-            long ms = (System.nanoTime() - t0) / 1_000_000;
+            ms = (System.nanoTime() - t0) / 1_000_000;
             System.out.println("  select() woken after " + ms + " ms");
-            RdmaTestLib.check(ms < 10_000, "wakeup during select took " + ms + " ms");
             waker.join();
+            assertNull(wakerFailure.get(), "the waker did not see select");
+            assertLessThan(ms, 10_000L, "select() with a wakeup during it, elapsed ms");
             // timed select, nothing ready
             t0 = System.nanoTime();
-            RdmaTestLib.check(sel.select(300) == 0, "nothing ready");
+            assertEquals(0, sel.select(300), "keys selected with nothing registered");
             ms = (System.nanoTime() - t0) / 1_000_000;
             System.out.println("  select(300) returned after " + ms + " ms");
-            RdmaTestLib.check(ms >= 250 && ms < 10_000, "timed select took " + ms + " ms");
+            assertGreaterThanOrEqual(ms, 250L, "select(300), elapsed ms");
+            assertLessThan(ms, 10_000L, "select(300), elapsed ms");
 
             // mixing
             try (SocketChannel tcp = SocketChannel.open()) {
                 tcp.configureBlocking(false);
-                RdmaTestLib.expect(IllegalSelectorException.class, () -> tcp.register(sel, SelectionKey.OP_READ));
+                assertThrows(IllegalSelectorException.class, () -> tcp.register(sel, SelectionKey.OP_READ));
             }
             try (SocketChannel rdma = Sockets.openRdmaSocketChannel(); Selector def = Selector.open()) {
                 rdma.configureBlocking(false);
-                RdmaTestLib.expect(IllegalSelectorException.class, () -> rdma.register(def, SelectionKey.OP_READ));
+                assertThrows(IllegalSelectorException.class, () -> rdma.register(def, SelectionKey.OP_READ));
                 // not supported by the RDMA provider
-                RdmaTestLib.expect(UnsupportedOperationException.class, () -> rdma.provider().openDatagramChannel());
-                RdmaTestLib.expect(UnsupportedOperationException.class, () -> rdma.provider().openPipe());
+                assertThrows(UnsupportedOperationException.class, () -> rdma.provider().openDatagramChannel());
+                assertThrows(UnsupportedOperationException.class, () -> rdma.provider().openPipe());
             }
         }
     }
 
     static void badInputs() throws Exception {
         // families
-        RdmaTestLib.expect(NullPointerException.class, () -> RdmaSockets.openSocketChannel(null));
-        RdmaTestLib.expect(NullPointerException.class, () -> RdmaSockets.openServerSocketChannel(null));
-        RdmaTestLib.expect(NullPointerException.class, () -> RdmaSockets.openSocket(null));
-        RdmaTestLib.expect(NullPointerException.class, () -> Sockets.openRdmaServerSocket(null));
-        RdmaTestLib.expect(UnsupportedOperationException.class,
+        assertThrows(NullPointerException.class, () -> RdmaSockets.openSocketChannel(null));
+        assertThrows(NullPointerException.class, () -> RdmaSockets.openServerSocketChannel(null));
+        assertThrows(NullPointerException.class, () -> RdmaSockets.openSocket(null));
+        assertThrows(NullPointerException.class, () -> Sockets.openRdmaServerSocket(null));
+        assertThrows(UnsupportedOperationException.class,
                 () -> RdmaSockets.openSocketChannel(StandardProtocolFamily.UNIX));
-        RdmaTestLib.expect(UnsupportedOperationException.class,
+        assertThrows(UnsupportedOperationException.class,
                 () -> Sockets.openRdmaServerSocketChannel(StandardProtocolFamily.UNIX));
 
         // closed
         SocketChannel closed = Sockets.openRdmaSocketChannel();
         closed.close();
-        RdmaTestLib.expect(ClosedChannelException.class, () -> closed.read(ByteBuffer.allocate(1)));
-        RdmaTestLib.expect(ClosedChannelException.class, () -> closed.write(ByteBuffer.allocate(1)));
-        RdmaTestLib.expect(ClosedChannelException.class, () -> closed.connect(RdmaTestLib.anyPort()));
-        RdmaTestLib.expect(ClosedChannelException.class, () -> closed.bind(null));
-        RdmaTestLib.expect(ClosedChannelException.class,
+        assertThrows(ClosedChannelException.class, () -> closed.read(ByteBuffer.allocate(1)));
+        assertThrows(ClosedChannelException.class, () -> closed.write(ByteBuffer.allocate(1)));
+        assertThrows(ClosedChannelException.class, () -> closed.connect(RdmaTestLib.anyPort()));
+        assertThrows(ClosedChannelException.class, () -> closed.bind(null));
+        assertThrows(ClosedChannelException.class,
                 () -> closed.setOption(RdmaSocketOptions.RDMA_SQSIZE, 64));
-        RdmaTestLib.expect(ClosedChannelException.class, closed::getLocalAddress);
+        assertThrows(ClosedChannelException.class, closed::getLocalAddress);
         ServerSocketChannel closedServer = Sockets.openRdmaServerSocketChannel();
         closedServer.close();
-        RdmaTestLib.expect(ClosedChannelException.class, closedServer::accept);
+        assertThrows(ClosedChannelException.class, closedServer::accept);
 
         // unbound, not yet connected
         try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
              SocketChannel sc = Sockets.openRdmaSocketChannel()) {
-            RdmaTestLib.expect(NotYetBoundException.class, ssc::accept);
-            RdmaTestLib.check(ssc.getLocalAddress() == null, "unbound server has no address");
-            RdmaTestLib.expect(NotYetConnectedException.class, () -> sc.read(ByteBuffer.allocate(1)));
-            RdmaTestLib.expect(NotYetConnectedException.class, () -> sc.write(ByteBuffer.allocate(1)));
-            RdmaTestLib.expect(NotYetConnectedException.class, sc::shutdownInput);
-            RdmaTestLib.expect(NotYetConnectedException.class, sc::shutdownOutput);
-            RdmaTestLib.check(sc.getRemoteAddress() == null, "unconnected channel has no remote address");
-            RdmaTestLib.expect(NullPointerException.class, () -> sc.connect(null));
-            RdmaTestLib.expect(NullPointerException.class, () -> sc.read((ByteBuffer) null));
+            assertThrows(NotYetBoundException.class, ssc::accept);
+            assertNull(ssc.getLocalAddress(), "an unbound server's address");
+            assertThrows(NotYetConnectedException.class, () -> sc.read(ByteBuffer.allocate(1)));
+            assertThrows(NotYetConnectedException.class, () -> sc.write(ByteBuffer.allocate(1)));
+            assertThrows(NotYetConnectedException.class, sc::shutdownInput);
+            assertThrows(NotYetConnectedException.class, sc::shutdownOutput);
+            assertNull(sc.getRemoteAddress(), "an unconnected channel's remote address");
+            assertThrows(NullPointerException.class, () -> sc.connect(null));
+            assertThrows(NullPointerException.class, () -> sc.read((ByteBuffer) null));
         }
 
         // family and address do not match
         InetAddress v6 = InetAddress.getByName("::1");
         try (SocketChannel sc = Sockets.openRdmaSocketChannel(INET)) {
-            RdmaTestLib.expect(UnsupportedAddressTypeException.class,
+            assertThrows(UnsupportedAddressTypeException.class,
                     () -> sc.bind(new InetSocketAddress(v6, 0)));
-            RdmaTestLib.expect(UnsupportedAddressTypeException.class,
+            assertThrows(UnsupportedAddressTypeException.class,
                     () -> sc.connect(new InetSocketAddress(v6, 7000)));
         }
         try (SocketChannel sc = RdmaSockets.openSocketChannel(INET6)) {
-            RdmaTestLib.expect(UnsupportedAddressTypeException.class,
+            assertThrows(UnsupportedAddressTypeException.class,
                     () -> sc.bind(new InetSocketAddress(RdmaTestLib.SERVER, 0)));
         }
         try (ServerSocketChannel ssc = RdmaSockets.openServerSocketChannel(INET6)) {
-            RdmaTestLib.expect(UnsupportedAddressTypeException.class,
+            assertThrows(UnsupportedAddressTypeException.class,
                     () -> ssc.bind(new InetSocketAddress(RdmaTestLib.SERVER, 0)));
         }
 
@@ -352,43 +361,43 @@ public class RdmaBehaviour {
              Socket s = Sockets.openRdmaSocket()) {
             for (SocketOption<?> o : List.of(StandardSocketOptions.IP_TOS, StandardSocketOptions.SO_REUSEPORT,
                     ExtendedSocketOptions.TCP_KEEPIDLE, ExtendedSocketOptions.TCP_QUICKACK)) {
-                RdmaTestLib.check(!sc.supportedOptions().contains(o), o + " listed as supported");
-                RdmaTestLib.expect(UnsupportedOperationException.class, () -> sc.getOption(o));
+                assertFalse(sc.supportedOptions().contains(o), o + " listed as supported");
+                assertThrows(UnsupportedOperationException.class, () -> sc.getOption(o));
             }
-            RdmaTestLib.expect(UnsupportedOperationException.class,
+            assertThrows(UnsupportedOperationException.class,
                     () -> sc.setOption(StandardSocketOptions.IP_TOS, 8));
-            RdmaTestLib.expect(UnsupportedOperationException.class,
+            assertThrows(UnsupportedOperationException.class,
                     () -> ssc.setOption(StandardSocketOptions.SO_SNDBUF, 8192));
-            RdmaTestLib.expect(UnsupportedOperationException.class, () -> s.setOOBInline(true));
-            RdmaTestLib.expect(UnsupportedOperationException.class, () -> s.setTrafficClass(8));
+            assertThrows(UnsupportedOperationException.class, () -> s.setOOBInline(true));
+            assertThrows(UnsupportedOperationException.class, () -> s.setTrafficClass(8));
 
             // bad values
             for (int bad : new int[] { -1, 0, 65535, Integer.MAX_VALUE, Integer.MIN_VALUE }) {
-                RdmaTestLib.expect(IllegalArgumentException.class,
+                assertThrows(IllegalArgumentException.class,
                         () -> sc.setOption(RdmaSocketOptions.RDMA_SQSIZE, bad));
-                RdmaTestLib.expect(IllegalArgumentException.class,
+                assertThrows(IllegalArgumentException.class,
                         () -> ssc.setOption(RdmaSocketOptions.RDMA_RQSIZE, bad));
             }
             for (int bad : new int[] { -1, 65535, Integer.MAX_VALUE }) {
-                RdmaTestLib.expect(IllegalArgumentException.class,
+                assertThrows(IllegalArgumentException.class,
                         () -> sc.setOption(RdmaSocketOptions.RDMA_INLINE, bad));
             }
-            RdmaTestLib.expect(IllegalArgumentException.class,
+            assertThrows(IllegalArgumentException.class,
                     () -> sc.setOption(RdmaSocketOptions.RDMA_INLINE, null));
-            RdmaTestLib.expect(IllegalArgumentException.class,
+            assertThrows(IllegalArgumentException.class,
                     () -> sc.setOption(StandardSocketOptions.SO_RCVBUF, -1));
-            RdmaTestLib.expect(IllegalArgumentException.class,
+            assertThrows(IllegalArgumentException.class,
                     () -> sc.setOption(StandardSocketOptions.SO_SNDBUF, -5));
-            RdmaTestLib.expect(NullPointerException.class, () -> sc.setOption(null, 1));
+            assertThrows(NullPointerException.class, () -> sc.setOption(null, 1));
         }
 
         // RDMA options once connected
         SocketChannel[] p = pair();
         try {
-            RdmaTestLib.expect(SocketException.class, () -> p[0].setOption(RdmaSocketOptions.RDMA_SQSIZE, 64));
-            RdmaTestLib.expect(SocketException.class, () -> p[1].setOption(RdmaSocketOptions.RDMA_INLINE, 32));
-            RdmaTestLib.expect(SocketException.class, () -> p[0].socket().sendUrgentData(1));
-            RdmaTestLib.check(p[0].socket().getInputStream().available() == 0, "available");
+            assertThrows(SocketException.class, () -> p[0].setOption(RdmaSocketOptions.RDMA_SQSIZE, 64));
+            assertThrows(SocketException.class, () -> p[1].setOption(RdmaSocketOptions.RDMA_INLINE, 32));
+            assertThrows(SocketException.class, () -> p[0].socket().sendUrgentData(1));
+            assertEquals(0, p[0].socket().getInputStream().available(), "available() with nothing sent");
         } finally {
             p[0].close();
             p[1].close();
@@ -401,10 +410,9 @@ public class RdmaBehaviour {
             System.out.println("  client options " + sc.supportedOptions());
             System.out.println("  server options " + ssc.supportedOptions());
             ssc.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            RdmaTestLib.check(ssc.getOption(StandardSocketOptions.SO_REUSEADDR), "SO_REUSEADDR");
+            assertTrue(ssc.getOption(StandardSocketOptions.SO_REUSEADDR), "SO_REUSEADDR after setting it");
             ssc.setOption(RdmaSocketOptions.RDMA_SQSIZE, 100);
-            RdmaTestLib.check(ssc.getOption(RdmaSocketOptions.RDMA_SQSIZE) == 100, "server RDMA_SQSIZE "
-                    + ssc.getOption(RdmaSocketOptions.RDMA_SQSIZE));
+            assertEquals(100, ssc.getOption(RdmaSocketOptions.RDMA_SQSIZE), "server RDMA_SQSIZE");
             ssc.bind(RdmaTestLib.anyPort());
 
             sc.setOption(RdmaSocketOptions.RDMA_SQSIZE, 64);
@@ -413,26 +421,26 @@ public class RdmaBehaviour {
             System.out.println("  RDMA_SQSIZE " + sc.getOption(RdmaSocketOptions.RDMA_SQSIZE)
                     + ", RDMA_RQSIZE " + sc.getOption(RdmaSocketOptions.RDMA_RQSIZE)
                     + ", RDMA_INLINE " + sc.getOption(RdmaSocketOptions.RDMA_INLINE));
-            RdmaTestLib.check(sc.getOption(RdmaSocketOptions.RDMA_SQSIZE) == 64, "RDMA_SQSIZE");
-            RdmaTestLib.check(sc.getOption(RdmaSocketOptions.RDMA_RQSIZE) == 128, "RDMA_RQSIZE");
+            assertEquals(64, sc.getOption(RdmaSocketOptions.RDMA_SQSIZE), "RDMA_SQSIZE");
+            assertEquals(128, sc.getOption(RdmaSocketOptions.RDMA_RQSIZE), "RDMA_RQSIZE");
             sc.setOption(StandardSocketOptions.SO_SNDBUF, 65536);
             sc.setOption(StandardSocketOptions.SO_RCVBUF, 65536);
             System.out.println("  SO_SNDBUF " + sc.getOption(StandardSocketOptions.SO_SNDBUF)
                     + ", SO_RCVBUF " + sc.getOption(StandardSocketOptions.SO_RCVBUF));
             sc.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            RdmaTestLib.check(sc.getOption(StandardSocketOptions.TCP_NODELAY), "TCP_NODELAY");
+            assertTrue(sc.getOption(StandardSocketOptions.TCP_NODELAY), "TCP_NODELAY after setting it");
             sc.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-            RdmaTestLib.check(sc.getOption(StandardSocketOptions.SO_KEEPALIVE), "SO_KEEPALIVE");
-            RdmaTestLib.check(sc.getOption(StandardSocketOptions.SO_LINGER) == -1, "SO_LINGER default");
+            assertTrue(sc.getOption(StandardSocketOptions.SO_KEEPALIVE), "SO_KEEPALIVE after setting it");
+            assertEquals(-1, sc.getOption(StandardSocketOptions.SO_LINGER), "SO_LINGER default");
             sc.setOption(StandardSocketOptions.SO_LINGER, 100_000);
-            RdmaTestLib.check(sc.getOption(StandardSocketOptions.SO_LINGER) == 65535, "SO_LINGER capped");
+            assertEquals(65535, sc.getOption(StandardSocketOptions.SO_LINGER), "SO_LINGER set to 100000 (capped)");
             Socket s = sc.socket();
             s.setSoLinger(true, 5);
-            RdmaTestLib.check(s.getSoLinger() == 5, "getSoLinger " + s.getSoLinger());
+            assertEquals(5, s.getSoLinger(), "getSoLinger after setSoLinger(true, 5)");
             s.setSoLinger(false, 0);
-            RdmaTestLib.check(s.getSoLinger() == -1, "linger off");
+            assertEquals(-1, s.getSoLinger(), "getSoLinger after setSoLinger(false, 0)");
             s.setTcpNoDelay(false);
-            RdmaTestLib.check(!s.getTcpNoDelay(), "setTcpNoDelay");
+            assertFalse(s.getTcpNoDelay(), "getTcpNoDelay after setTcpNoDelay(false)");
 
             sc.connect(ssc.getLocalAddress());
             try (SocketChannel peer = ssc.accept()) {
@@ -441,7 +449,7 @@ public class RdmaBehaviour {
                 peer.setOption(StandardSocketOptions.SO_LINGER, 0);
                 peer.write(ByteBuffer.wrap(new byte[] { 9 }));
             }
-            RdmaTestLib.check(RdmaTestLib.readFully(sc, 1).get(0) == 9, "data sent before close arrives");
+            assertEquals((byte) 9, RdmaTestLib.readFully(sc, 1).get(0), "the byte sent before a close with SO_LINGER 0");
         }
     }
 }

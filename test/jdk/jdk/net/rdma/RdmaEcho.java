@@ -23,7 +23,7 @@
 
 /*
  * @test
- * @summary Issue items 3, 4, 5 and 9: echo over every factory (Socket and
+ * @summary RDMA sockets carry data intact: echo over every factory (Socket and
  *          ServerSocket with streams, SocketChannel blocking with scatter/
  *          gather, SocketChannel non-blocking with an RDMA Selector, both
  *          with the Sockets and the RdmaSockets names); a 256 MiB transfer
@@ -33,6 +33,7 @@
  *          open at once, each echoing a connection.  Runs in the
  *          Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @library /test/lib
  * @run main/othervm/timeout=900 RdmaEcho
  */
 
@@ -48,6 +49,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -63,6 +65,7 @@ import jdk.net.Sockets;
 
 import static java.net.StandardProtocolFamily.INET;
 import static java.net.StandardProtocolFamily.INET6;
+import static jdk.test.lib.Asserts.*;
 
 public class RdmaEcho {
     static final int MSG = 10_000;
@@ -124,30 +127,30 @@ public class RdmaEcho {
             s.connect(ss.getLocalSocketAddress(), 30_000);
             s.setSoTimeout(60_000);
             System.out.println("  " + s.getLocalSocketAddress() + " -> " + s.getRemoteSocketAddress());
-            RdmaTestLib.check(s.isConnected() && s.getInetAddress().equals(RdmaTestLib.SERVER), "connected");
+            assertTrue(s.isConnected(), "isConnected after connect");
+            assertEquals(RdmaTestLib.SERVER, s.getInetAddress(), "the connected socket's remote address");
             byte[] msg = message(MSG, 7);
             s.getOutputStream().write(msg);
             byte[] back = new byte[MSG];
             new DataInputStream(s.getInputStream()).readFully(back);
-            RdmaTestLib.check(Arrays.equals(msg, back), "echoed bytes differ");
+            assertEquals(-1, Arrays.mismatch(msg, back), "the first echoed byte that differs");
             s.shutdownOutput();
-            RdmaTestLib.check(s.getInputStream().read() == -1, "EOF after the server closes");
-            server.join(60_000);
-            RdmaTestLib.check(!server.isAlive(), "server done");
+            assertEquals(-1, s.getInputStream().read(), "read after the server closes");
+            assertTrue(server.join(Duration.ofSeconds(60)), "server done within 60 s");
         }
-        RdmaTestLib.check(s.isClosed() && ss.isClosed(), "closed");
+        assertTrue(s.isClosed(), "socket closed");
+        assertTrue(ss.isClosed(), "server socket closed");
     }
 
     static void blockingChannelEcho(ServerSocketChannel ssc, SocketChannel sc) throws Exception {
         try (ssc; sc) {
             ssc.bind(RdmaTestLib.anyPort());
             InetSocketAddress local = (InetSocketAddress) ssc.getLocalAddress();
-            RdmaTestLib.check(local.getPort() != 0, "bound to a port: " + local);
+            assertNotEquals(0, local.getPort(), "the port bound");
             Thread server = new Thread(() -> {
                 try (SocketChannel peer = ssc.accept()) {
-                    RdmaTestLib.check(peer.isBlocking(), "accepted channel is blocking");
-                    RdmaTestLib.check(peer.getLocalAddress().equals(local), "accepted local address "
-                            + peer.getLocalAddress());
+                    assertTrue(peer.isBlocking(), "accepted channel is blocking");
+                    assertEquals(local, peer.getLocalAddress(), "accepted channel's local address");
                     // scatter read, gather write
                     ByteBuffer[] bufs = { ByteBuffer.allocate(100), ByteBuffer.allocateDirect(3000),
                                           ByteBuffer.allocate(7000) };
@@ -155,7 +158,7 @@ public class RdmaEcho {
                     while (total < MSG) {
                         long n = peer.read(bufs);
                         if (n < 0)
-                            throw new AssertionError("EOF at " + total);
+                            fail("EOF after " + total + " of " + MSG + " bytes");
                         total += n;
                     }
                     for (ByteBuffer b : bufs)
@@ -163,16 +166,17 @@ public class RdmaEcho {
                     while (bufs[2].hasRemaining())
                         peer.write(bufs);
                     ByteBuffer one = ByteBuffer.allocate(1);
-                    RdmaTestLib.check(peer.read(one) == -1, "server sees EOF after shutdownOutput");
+                    assertEquals(-1, peer.read(one), "server's read after the client's shutdownOutput");
                 } catch (Exception e) {
                     throw new RuntimeException(e);
                 }
             });
             server.start();
-            RdmaTestLib.check(sc.connect(local), "blocking connect returns true");
-            RdmaTestLib.check(sc.isConnected() && sc.getRemoteAddress().equals(local), "remote address");
-            RdmaTestLib.check(((InetSocketAddress) sc.getLocalAddress()).getAddress().equals(RdmaTestLib.SERVER),
-                    "local address " + sc.getLocalAddress());
+            assertTrue(sc.connect(local), "blocking connect's result");
+            assertTrue(sc.isConnected(), "isConnected after connect");
+            assertEquals(local, sc.getRemoteAddress(), "remote address");
+            assertEquals(RdmaTestLib.SERVER, ((InetSocketAddress) sc.getLocalAddress()).getAddress(),
+                    "local address");
             ByteBuffer a = ByteBuffer.wrap(message(4000, 0));
             ByteBuffer b = ByteBuffer.allocateDirect(MSG - 4000);
             RdmaTestLib.fill(b, 4000);
@@ -180,12 +184,11 @@ public class RdmaEcho {
             while (b.hasRemaining())
                 sc.write(srcs);
             ByteBuffer back = RdmaTestLib.readFully(sc, MSG);
-            RdmaTestLib.check(back.equals(ByteBuffer.wrap(message(MSG, 0))), "echoed bytes differ");
+            assertEquals(-1, back.mismatch(ByteBuffer.wrap(message(MSG, 0))), "the first echoed byte that differs");
             sc.shutdownOutput();
-            server.join(60_000);
-            RdmaTestLib.check(!server.isAlive(), "server done");
+            assertTrue(server.join(Duration.ofSeconds(60)), "server done within 60 s");
             ByteBuffer one = ByteBuffer.allocate(1);
-            RdmaTestLib.check(sc.read(one) == -1, "EOF after the server closes");
+            assertEquals(-1, sc.read(one), "read after the server closes");
         }
     }
 
@@ -226,8 +229,9 @@ public class RdmaEcho {
                     // connect on a non-blocking channel: RDMA connects complete at once
                     // (RdmaSockets' javadoc), so connect returns true
                     sc.configureBlocking(false);
-                    RdmaTestLib.check(sc.connect(addr), "non-blocking connect returned false");
-                    RdmaTestLib.check(sc.isConnected() && !sc.isConnectionPending(), "not connected");
+                    assertTrue(sc.connect(addr), "non-blocking connect's result");
+                    assertTrue(sc.isConnected(), "isConnected after connect");
+                    assertFalse(sc.isConnectionPending(), "isConnectionPending after connect");
                     sc.register(cs, SelectionKey.OP_READ | SelectionKey.OP_WRITE, c);
                 } else {
                     // one connect at a time (see doc/rdma-sockets-design.md, section 10), then all
@@ -243,7 +247,7 @@ public class RdmaEcho {
             long deadline = t0 + TimeUnit.SECONDS.toNanos(boundSeconds);
             while (done < count) {
                 if (System.nanoTime() > deadline)
-                    throw new AssertionError(done + " of " + count + " clients done after " + boundSeconds + " s");
+                    fail(done + " of " + count + " clients done after " + boundSeconds + " s");
                 cs.select(1000);
                 Iterator<SelectionKey> it = cs.selectedKeys().iterator();
                 while (it.hasNext()) {
@@ -257,10 +261,10 @@ public class RdmaEcho {
                     }
                     if (k.isReadable()) {
                         if (c.sc().read(c.in()) < 0)
-                            throw new AssertionError("EOF");
+                            fail("EOF after " + c.in().position() + " of " + bytesPerClient + " bytes");
                         if (!c.in().hasRemaining()) {
-                            RdmaTestLib.check(c.in().flip().equals(ByteBuffer.wrap(c.expected())),
-                                    "echoed bytes differ");
+                            assertEquals(-1, c.in().flip().mismatch(ByteBuffer.wrap(c.expected())),
+                                    "the first echoed byte that differs");
                             k.cancel();
                             c.sc().close();
                             done++;
@@ -270,16 +274,16 @@ public class RdmaEcho {
                     }
                 }
             }
-            server.join(TimeUnit.SECONDS.toMillis(boundSeconds));
-            RdmaTestLib.check(!server.isAlive(), "selector thread done");
+            assertTrue(server.join(Duration.ofSeconds(boundSeconds)), "selector thread done within " + boundSeconds + " s");
             if (serverFailure[0] != null)
-                throw new AssertionError("server: " + serverFailure[0], serverFailure[0]);
+                fail("server: " + serverFailure[0], serverFailure[0]);
             System.out.println("  at most " + maxOpen[0] + " connections open at once on the server");
-            RdmaTestLib.check(count == 1 || maxOpen[0] > 1, "connections were concurrent");
+            if (count > 1)
+                assertGreaterThan(maxOpen[0], 1, "connections open at once on the server");
         }
         double secs = (System.nanoTime() - t0) / 1e9;
         System.out.printf("  %d connections x %d bytes echoed in %.1f s%n", count, bytesPerClient, secs);
-        RdmaTestLib.check(secs < boundSeconds, "took longer than " + boundSeconds + " s");
+        assertLessThan(secs, (double) boundSeconds, "seconds to echo");
     }
 
     /**
@@ -319,7 +323,7 @@ public class RdmaEcho {
                         | (buf.position() > 0 ? SelectionKey.OP_WRITE : 0));
             }
         }
-        RdmaTestLib.check(accepted == count, "accepted " + accepted + " of " + count);
+        assertEquals(count, accepted, "connections accepted");
         return maxOpen;
     }
 
@@ -339,7 +343,7 @@ public class RdmaEcho {
                         crc.update(buf);
                         got += n;
                     }
-                    RdmaTestLib.check(got == total, "server received " + got);
+                    assertEquals(total, got, "bytes the server received");
                     serverCrc[0] = crc.getValue();
                     // report it to the client
                     ByteBuffer r = ByteBuffer.allocate(8).putLong(crc.getValue()).flip();
@@ -372,11 +376,10 @@ public class RdmaEcho {
                 double secs = (System.nanoTime() - t0) / 1e9;
                 System.out.printf("  256 MiB in %.1f s (%.1f MB/s), crc %x / %x%n", secs,
                         total / 1e6 / secs, crc.getValue(), remote);
-                RdmaTestLib.check(remote == crc.getValue(), "CRC32 differs: client " + crc.getValue()
-                        + ", server " + remote);
+                assertEquals(crc.getValue(), remote, "the server's CRC32 of the bytes the client sent");
             }
-            server.join(60_000);
-            RdmaTestLib.check(serverCrc[0] != 0, "server done");
+            assertTrue(server.join(Duration.ofSeconds(60)), "server done within 60 s");
+            assertNotEquals(0L, serverCrc[0], "the server's CRC32 (0 if it failed)");
         }
     }
 
@@ -408,13 +411,13 @@ public class RdmaEcho {
             for (int i = 0; i < n; i++) {
                 final long seed = i * 7919L;
                 clients.add(vts.submit(() -> {
-                    RdmaTestLib.check(Thread.currentThread().isVirtual(), "virtual");
+                    assertTrue(Thread.currentThread().isVirtual(), "client thread is virtual");
                     try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
                         sc.connect(addr);
                         byte[] msg = message(3000, seed);
                         RdmaTestLib.writeFully(sc, ByteBuffer.wrap(msg));
                         ByteBuffer back = RdmaTestLib.readFully(sc, msg.length);
-                        RdmaTestLib.check(back.equals(ByteBuffer.wrap(msg)), "echoed bytes differ");
+                        assertEquals(-1, back.mismatch(ByteBuffer.wrap(msg)), "the first echoed byte that differs");
                     }
                     int d = vtDone.incrementAndGet();
                     if (d % 20 == 0)
@@ -430,8 +433,8 @@ public class RdmaEcho {
 
     /**
      * Eight server channels listening at once, each accepting and echoing
-     * one connection (librdmacm 44.0 lost the connections of a listener
-     * added after its listen service's array grew past four entries).
+     * one connection: librdmacm 44.0 loses the connections of a listener
+     * added after its listen service's array grows past four entries.
      */
     static void manyListeners() throws Exception {
         final int n = 8;
@@ -450,7 +453,8 @@ public class RdmaEcho {
                         byte[] msg = message(1000, i * 31L);
                         RdmaTestLib.writeFully(sc, ByteBuffer.wrap(msg));
                         ByteBuffer got = RdmaTestLib.readFully(peer, msg.length);
-                        RdmaTestLib.check(got.equals(ByteBuffer.wrap(msg)), "bytes differ on listener " + i);
+                        assertEquals(-1, got.mismatch(ByteBuffer.wrap(msg)),
+                                "the first byte that differs on listener " + i);
                     }
                 }
             }

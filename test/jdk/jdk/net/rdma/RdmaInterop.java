@@ -23,7 +23,7 @@
 
 /*
  * @test
- * @summary Issue item 10: interop with librdmacm's rstream tool.  A Java
+ * @summary RDMA sockets interoperate with librdmacm's rstream tool.  A Java
  *          client (Sockets.openRdmaSocketChannel) against an rstream server,
  *          and an rstream client against a Java server
  *          (Sockets.openRdmaServerSocket, streams), both with rstream's
@@ -33,6 +33,7 @@
  *          checks every byte it receives, rstream too.  Runs in the
  *          Soft-RoCE guest.
  * @requires os.family == "linux"
+ * @library /test/lib
  * @run main/othervm/timeout=600 RdmaInterop
  */
 
@@ -51,6 +52,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import jdk.net.Sockets;
+import jdk.test.lib.Utils;
+
+import static jdk.test.lib.Asserts.*;
 
 public class RdmaInterop {
     static final long TIMEOUT_SECONDS = 120;
@@ -81,7 +85,7 @@ public class RdmaInterop {
         void verify(byte[] b) {
             for (int i = 0; i < b.length; i++, n++)
                 if (b[i] != (byte) n)
-                    throw new AssertionError("byte " + n + " is " + (b[i] & 0xff) + ", expected " + (n & 0xff));
+                    fail("byte " + n + " of the stream is " + (b[i] & 0xff) + ", expected " + (n & 0xff));
         }
     }
 
@@ -96,18 +100,19 @@ public class RdmaInterop {
         Path log = Path.of("rstream-server-" + port + ".log");
         Process server = start(rstream("-b", port, size, count, iters), log);
         try {
+            // rstream says nothing when it listens: try to connect until it does
             SocketChannel sc = null;
-            // the server listens a moment after it starts
-            for (int i = 0; sc == null; i++) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Utils.adjustTimeout(20_000));
+            while (sc == null) {
                 SocketChannel c = Sockets.openRdmaSocketChannel();
                 try {
                     c.connect(new InetSocketAddress(RdmaTestLib.SERVER, port));
                     sc = c;
                 } catch (java.net.ConnectException e) {
                     c.close();
-                    if (i > 100 || !server.isAlive())
-                        throw new AssertionError("cannot connect to rstream: " + e + "; " + Files.readString(log), e);
-                    Thread.sleep(200);
+                    if (System.nanoTime() > deadline || !server.isAlive())
+                        fail("cannot connect to rstream: " + e + "; " + Files.readString(log), e);
+                    Thread.sleep(50);
                 }
             }
             try (SocketChannel c = sc) {
@@ -165,14 +170,13 @@ public class RdmaInterop {
     }
 
     static void finish(Process p, Path log, String what) throws Exception {
-        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS))
-            throw new AssertionError(what + " did not finish: " + Files.readString(log));
+        assertTrue(p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                what + " done within " + TIMEOUT_SECONDS + " s; its output: " + Files.readString(log));
         String out = Files.readString(log);
         System.out.print(out.indent(4));
-        if (p.exitValue() != 0)
-            throw new AssertionError(what + " failed (exit status " + p.exitValue() + "): " + out);
-        if (out.lines().noneMatch(l -> l.startsWith("custom ")))
-            throw new AssertionError(what + " reports no completed transfer: " + out);
+        assertEquals(0, p.exitValue(), what + " exit status; its output: " + out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("custom ")),
+                what + " reports a completed transfer (a line \"custom ...\"); its output: " + out);
     }
 
     static Process start(List<String> cmd, Path log) throws Exception {
@@ -187,6 +191,6 @@ public class RdmaInterop {
             if (Files.isExecutable(p))
                 return p.toString();
         }
-        throw new AssertionError(name + " (rdmacm-utils) is not installed");
+        throw new RuntimeException(name + " (rdmacm-utils) is not installed");
     }
 }

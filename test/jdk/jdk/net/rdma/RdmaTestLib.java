@@ -21,6 +21,7 @@
  * questions.
  */
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -29,7 +30,11 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+
+import jdk.test.lib.Asserts;
+import jdk.test.lib.Utils;
 
 /**
  * Helpers shared by the RDMA tests, which run in the Soft-RoCE guest of
@@ -72,7 +77,7 @@ public final class RdmaTestLib {
         ByteBuffer b = ByteBuffer.allocate(n);
         while (b.hasRemaining()) {
             if (sc.read(b) < 0)
-                throw new AssertionError("EOF after " + b.position() + " of " + n + " bytes");
+                throw new EOFException("EOF after " + b.position() + " of " + n + " bytes");
         }
         return b.flip();
     }
@@ -101,27 +106,36 @@ public final class RdmaTestLib {
         throw new AssertionError("no " + field + " in /proc/self/status");
     }
 
-    public static void check(boolean ok, String what) {
-        if (!ok)
-            throw new AssertionError(what);
+    /** How long a thread may take to reach a wait, in milliseconds. */
+    static final long REACH_MILLIS = Utils.adjustTimeout(10_000);
+
+    /**
+     * Waits until thread t, platform or virtual, is waiting, or has ended
+     * (the caller then reports its outcome). A blocked RDMA operation parks
+     * between polls of its rsocket, so a thread in WAITING or TIMED_WAITING
+     * is inside the operation, past the checks it makes on entry. Fails if
+     * t neither waits nor ends within REACH_MILLIS.
+     */
+    public static void awaitWaiting(Thread t) {
+        boolean waiting = Utils.waitForCondition(() -> switch (t.getState()) {
+            case WAITING, TIMED_WAITING, BLOCKED, TERMINATED -> true;
+            default -> false;
+        }, REACH_MILLIS, 1);
+        Asserts.assertTrue(waiting, t + " waiting within " + REACH_MILLIS + " ms (it is "
+                + t.getState() + ")");
     }
 
-    /** Runs task, which must throw an exception of type expected. */
-    public static <T extends Throwable> T expect(Class<T> expected, ThrowingRunnable task) {
-        try {
-            task.run();
-        } catch (Throwable t) {
-            if (expected.isInstance(t)) {
-                System.out.println("  expected " + t);
-                return expected.cast(t);
-            }
-            throw new AssertionError("expected " + expected.getName() + ", got " + t, t);
-        }
-        throw new AssertionError("expected " + expected.getName() + ", nothing thrown");
-    }
-
-    public interface ThrowingRunnable {
-        void run() throws Exception;
+    /**
+     * Waits until thread t runs method of a class whose name contains
+     * className, or has ended (the caller then reports its outcome): for a
+     * thread that waits in native code, where its state stays RUNNABLE.
+     * Fails if t neither gets there nor ends within REACH_MILLIS.
+     */
+    public static void awaitFrame(Thread t, String className, String method) {
+        boolean there = Utils.waitForCondition(() -> !t.isAlive()
+                || Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getMethodName().equals(method)
+                        && f.getClassName().contains(className)), REACH_MILLIS, 1);
+        Asserts.assertTrue(there, t + " in " + className + "." + method + " within " + REACH_MILLIS + " ms");
     }
 
     /** Each case's deadline, in seconds (rdio.rdma.caseTimeout). */
@@ -202,5 +216,5 @@ public final class RdmaTestLib {
             throw new AssertionError("failed cases: " + failed);
     }
 
-    public record Case(String name, ThrowingRunnable body) { }
+    public record Case(String name, Utils.ThrowingRunnable body) { }
 }

@@ -23,7 +23,7 @@
 
 /*
  * @test
- * @summary Issue items 1 and 2: the talk's RDMA WebServer and WebClient
+ * @summary The talk's RDMA WebServer and WebClient
  *          (talk/, unchanged but for the slide's typos) compile without a
  *          deprecation warning and run at several transfer sizes; so do the
  *          same programs written against jdk.net.RdmaSockets.  As on the
@@ -34,6 +34,7 @@
  *          went both ways (a short stream or EOF never ends them), so each
  *          run has a deadline.
  * @requires os.family == "linux"
+ * @library /test/lib
  * @compile -Xlint:deprecation -Werror talk/WebServer.java talk/WebClient.java
  *          talk/RdmaSocketsWebServer.java talk/RdmaSocketsWebClient.java
  * @run main/othervm -Djdk.net.hosts.file=talk.hosts TalkWebExamples
@@ -45,6 +46,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import static jdk.test.lib.Asserts.*;
 
 public class TalkWebExamples {
     static final String TALK_ADDR = "30.30.30.1";
@@ -59,8 +62,8 @@ public class TalkWebExamples {
         Files.writeString(Path.of("talk.hosts"), TALK_ADDR + " " + host + "\n");
 
         NetworkInterface nif = NetworkInterface.getByInetAddress(RdmaTestLib.SERVER);
-        RdmaTestLib.check(nif != null, "no interface has " + RdmaTestLib.SERVER
-                + ": run in the RDMA test guest (make/scripts/rdma-guest.sh)");
+        assertNotNull(nif, "the interface with " + RdmaTestLib.SERVER
+                + " (none: run in the RDMA test guest, make/scripts/rdma-guest.sh)");
         boolean added = false;
         if (NetworkInterface.getByInetAddress(InetAddress.getByName(TALK_ADDR)) == null) {
             ip("addr", "add", TALK_ADDR + "/32", "dev", nif.getName());
@@ -68,8 +71,7 @@ public class TalkWebExamples {
         }
         try {
             System.out.println("getLocalHost() = " + InetAddress.getLocalHost());
-            RdmaTestLib.check(InetAddress.getLocalHost().getHostAddress().equals(TALK_ADDR),
-                    "getLocalHost() does not resolve to " + TALK_ADDR);
+            assertEquals(TALK_ADDR, InetAddress.getLocalHost().getHostAddress(), "getLocalHost()'s address");
             for (int size : new int[] { 1, 4096, 65536, 1 << 20 }) {
                 run("Sockets", WebServer::main, WebClient::main, size);
                 run("RdmaSockets", RdmaSocketsWebServer::main, RdmaSocketsWebClient::main, size);
@@ -92,9 +94,9 @@ public class TalkWebExamples {
         }, "WebServer");
         long t0 = System.nanoTime();
         st.start();
-        // the server listens once it is in accept
-        while (st.isAlive() && !inAccept(st))
-            Thread.sleep(10);
+        // the client tries to connect once, so it starts when the server
+        // listens, that is once the server is in accept
+        RdmaTestLib.awaitFrame(st, "ServerSocketChannel", "accept");
         Thread ct = new Thread(() -> {
             try {
                 client.main(argv);
@@ -106,21 +108,14 @@ public class TalkWebExamples {
         ct.join(TimeUnit.SECONDS.toMillis(DEADLINE_SECONDS));
         st.join(TimeUnit.SECONDS.toMillis(DEADLINE_SECONDS));
         if (ct.isAlive() || st.isAlive())
-            throw new AssertionError(api + " example, " + size + " bytes: not done after "
+            fail(api + " example, " + size + " bytes: not done after "
                     + DEADLINE_SECONDS + " s (client alive " + ct.isAlive() + ", server alive "
                     + st.isAlive() + ")");
         for (Throwable t : failure)
             if (t != null)
-                throw new AssertionError(api + " example, " + size + " bytes: " + t, t);
+                fail(api + " example, " + size + " bytes: " + t, t);
         System.out.printf("%s example, %d bytes each way: %.2f s%n", api, size,
                 (System.nanoTime() - t0) / 1e9);
-    }
-
-    static boolean inAccept(Thread t) {
-        for (StackTraceElement e : t.getStackTrace())
-            if (e.getMethodName().equals("accept") && e.getClassName().contains("ServerSocketChannel"))
-                return true;
-        return false;
     }
 
     static void ip(String... args) throws Exception {
@@ -129,8 +124,7 @@ public class TalkWebExamples {
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0)
-            throw new AssertionError(String.join(" ", cmd) + " failed: " + out);
+        assertEquals(0, p.waitFor(), String.join(" ", cmd) + " exit status; its output: " + out);
         System.out.println("$ " + String.join(" ", cmd) + " " + out.strip());
     }
 }
