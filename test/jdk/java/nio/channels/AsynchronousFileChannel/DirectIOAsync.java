@@ -30,7 +30,7 @@
  *          address fails the operation with an IOException naming it.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
- * @library ../FileChannel/directio/lib
+ * @library ../FileChannel/directio/lib /test/lib
  * @build DirectIODir
  * @run main/othervm DirectIOAsync
  */
@@ -44,30 +44,24 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import jdk.nio.DirectIO;
 
 import static java.nio.file.StandardOpenOption.*;
+import static jdk.test.lib.Asserts.*;
 
 public class DirectIOAsync {
 
-    static void check(boolean ok, String what) {
-        if (!ok)
-            throw new AssertionError(what);
-        System.out.println("ok: " + what);
-    }
-
-    static void expectFailure(java.util.concurrent.Future<Integer> f, String contains, String what)
-            throws Exception {
-        try {
-            int n = f.get(60, TimeUnit.SECONDS);
-            throw new AssertionError(what + ": transferred " + n + " bytes instead of failing");
-        } catch (ExecutionException e) {
-            check(e.getCause() instanceof IOException && e.getCause().getMessage().contains(contains),
-                  what + ": " + e.getCause());
-        }
+    // The operation f stands for fails with an IOException whose message contains text.
+    static void assertFails(Future<Integer> f, String text, String what) {
+        ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(60, TimeUnit.SECONDS), what);
+        Throwable cause = e.getCause();
+        assertTrue(cause instanceof IOException && cause.getMessage().contains(text),
+                   what + " fails with an IOException containing \"" + text + "\", not " + cause);
+        System.out.println(what + ": " + cause);
     }
 
     public static void main(String[] args) throws Exception {
@@ -82,8 +76,9 @@ public class DirectIOAsync {
         try (AsynchronousFileChannel ch = AsynchronousFileChannel.open(file, READ, WRITE, ExtendedOpenOption.DIRECT)) {
             // Heap buffer read, aligned position and length.
             ByteBuffer heap = ByteBuffer.allocate(2 * off);
-            check(ch.read(heap, off).get() == 2 * off, "heap read of " + 2 * off + " at " + off);
-            check(Arrays.equals(heap.array(), Arrays.copyOfRange(content, off, 3 * off)), "heap read bytes");
+            assertEquals(2 * off, ch.read(heap, off).get(), "heap read of " + 2 * off + " at " + off);
+            assertEquals(-1, Arrays.mismatch(Arrays.copyOfRange(content, off, 3 * off), heap.array()),
+                         "heap read: the first byte that differs");
 
             // Direct buffer read through a CompletionHandler.
             ByteBuffer direct = ByteBuffer.allocateDirect(4 * off + mem).alignedSlice(mem).limit(4 * off);
@@ -92,39 +87,42 @@ public class DirectIOAsync {
                 public void completed(Integer n, Void v) { done.complete(n); }
                 public void failed(Throwable t, Void v) { done.completeExceptionally(t); }
             });
-            check(done.get(60, TimeUnit.SECONDS) == 4 * off, "direct read with a handler");
+            assertEquals(4 * off, done.get(60, TimeUnit.SECONDS), "direct read with a handler");
             byte[] got = new byte[4 * off];
             direct.flip().get(got);
-            check(Arrays.equals(got, Arrays.copyOfRange(content, 2 * off, 6 * off)), "direct read bytes");
+            assertEquals(-1, Arrays.mismatch(Arrays.copyOfRange(content, 2 * off, 6 * off), got),
+                         "direct read: the first byte that differs");
 
             // Writes, heap and direct, read back.
             byte[] w = new byte[off];
             Arrays.fill(w, (byte) 0x5a);
-            check(ch.write(ByteBuffer.wrap(w), 8L * off).get() == off, "heap write");
+            assertEquals(off, ch.write(ByteBuffer.wrap(w), 8L * off).get(), "heap write");
             ByteBuffer dw = ByteBuffer.allocateDirect(off + mem).alignedSlice(mem).limit(off);
             while (dw.hasRemaining()) dw.put((byte) 0x3c);
-            check(ch.write(dw.flip(), 9L * off).get() == off, "direct write");
+            assertEquals(off, ch.write(dw.flip(), 9L * off).get(), "direct write");
             byte[] now = Files.readAllBytes(file);
-            check(now[8 * off] == 0x5a && now[9 * off - 1 + off] == 0x3c && now[10 * off] == content[10 * off],
-                  "written bytes in place");
+            assertEquals((byte) 0x5a, now[8 * off], "first byte of the heap write");
+            assertEquals((byte) 0x3c, now[10 * off - 1], "last byte of the direct write");
+            assertEquals(content[10 * off], now[10 * off], "the byte after the writes");
 
             // Misaligned: position, length, address; reads and writes.
-            expectFailure(ch.read(ByteBuffer.allocate(off), off + 1),
-                          "file position " + (off + 1) + " is not a multiple of the offset alignment " + off,
-                          "read at a misaligned position");
-            expectFailure(ch.write(ByteBuffer.allocate(off), 3),
-                          "file position 3 is not a multiple of the offset alignment " + off,
-                          "write at a misaligned position");
-            expectFailure(ch.read(ByteBuffer.allocate(off + 1), 0),
-                          "length " + (off + 1) + " (the bytes remaining in the buffer)",
-                          "read of a misaligned length");
+            assertFails(ch.read(ByteBuffer.allocate(off), off + 1),
+                        "file position " + (off + 1) + " is not a multiple of the offset alignment " + off,
+                        "read at a misaligned position");
+            assertFails(ch.write(ByteBuffer.allocate(off), 3),
+                        "file position 3 is not a multiple of the offset alignment " + off,
+                        "write at a misaligned position");
+            assertFails(ch.read(ByteBuffer.allocate(off + 1), 0),
+                        "length " + (off + 1) + " (the bytes remaining in the buffer)",
+                        "read of a misaligned length");
             ByteBuffer skewed = ByteBuffer.allocateDirect(2 * off + mem).alignedSlice(mem)
                                           .position(1).limit(1 + off).slice();
-            expectFailure(ch.read(skewed, 0), "is not a multiple of the memory alignment " + mem,
-                          "read into a misaligned address");
-            expectFailure(ch.write(skewed, 0), "is not a multiple of the memory alignment " + mem,
-                          "write from a misaligned address");
-            check(Arrays.equals(Files.readAllBytes(file), now), "the refused writes changed nothing");
+            assertFails(ch.read(skewed, 0), "is not a multiple of the memory alignment " + mem,
+                        "read into a misaligned address");
+            assertFails(ch.write(skewed, 0), "is not a multiple of the memory alignment " + mem,
+                        "write from a misaligned address");
+            assertEquals(-1, Arrays.mismatch(now, Files.readAllBytes(file)),
+                         "after the refused writes, the first byte of the file that changed");
         }
     }
 }

@@ -33,7 +33,7 @@
  *          than the block size upstream requires.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
- * @library lib
+ * @library lib /test/lib
  * @build DirectIODir
  * @run main/othervm DirectIOAlignmentMatrix
  */
@@ -44,12 +44,15 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import jdk.nio.DirectIO;
+import jdk.test.lib.Utils;
 
 import static java.nio.file.StandardOpenOption.*;
+import static jdk.test.lib.Asserts.*;
 
 public class DirectIOAlignmentMatrix {
 
@@ -86,11 +89,11 @@ public class DirectIOAlignmentMatrix {
 
         // ext4 on Linux 6.1+ reports the kernel's alignment, and it is
         // the logical block size of the device, below the 4096 upstream uses.
-        check(a.isExact() == DirectIODir.reportsAlignment(), "exact alignment on " + fsType + ": " + a);
-        if (fsType.equals("ext4") && System.getProperty(DirectIODir.PROPERTY) == null) {
-            check(off < blockSize, "ext4's offset alignment " + off
-                  + " is not finer than the block size " + blockSize);
-        }
+        run("alignment", () -> {
+            assertEquals(DirectIODir.reportsAlignment(), a.isExact(), "exact alignment on " + fsType + ": " + a);
+            if (fsType.equals("ext4") && System.getProperty(DirectIODir.PROPERTY) == null)
+                assertLessThan((long) off, blockSize, "ext4's offset alignment, below the block size");
+        });
 
         for (Op op : Op.values()) {
             for (Mode mode : Mode.values()) {
@@ -101,24 +104,32 @@ public class DirectIOAlignmentMatrix {
                         if (fault == Fault.ADDRESS && buf == Buf.HEAP) {
                             // A heap buffer is copied into aligned memory:
                             // any array offset must work.
-                            runCase(op, mode, buf, Fault.NONE, 3);
+                            run(op + "/" + mode + "/" + buf + "/NONE(array offset 3)",
+                                () -> transferCase(op, mode, buf, Fault.NONE, 3));
                         } else {
-                            runCase(op, mode, buf, fault, 0);
+                            run(op + "/" + mode + "/" + buf + "/" + fault,
+                                () -> transferCase(op, mode, buf, fault, 0));
                         }
                     }
                 }
             }
         }
-        granularity();
+        run("granularity", DirectIOAlignmentMatrix::granularity);
         System.out.println(passed + " cases passed, " + failures.size() + " failed");
         if (!failures.isEmpty())
-            throw new AssertionError(failures.size() + " cases failed:\n  "
-                                     + String.join("\n  ", failures));
+            fail(failures.size() + " cases failed:\n  " + String.join("\n  ", failures));
     }
 
-    static void check(boolean ok, String what) {
-        if (!ok)
-            failures.add(what);
+    // Runs one case: a failed assertion ends the case, and every case runs.
+    static void run(String name, Utils.ThrowingRunnable body) {
+        try {
+            body.run();
+            passed++;
+            System.out.println(name + ": ok");
+        } catch (Throwable e) {
+            failures.add(name + ": " + e);
+            System.out.println(name + ": FAILED: " + e);
+        }
     }
 
     /**
@@ -133,9 +144,16 @@ public class DirectIOAlignmentMatrix {
         return raw.alignedSlice(mem).position(skew).limit(skew + len).slice();
     }
 
-    static void runCase(Op op, Mode mode, Buf kind, Fault fault, int heapSkew) {
-        String name = op + "/" + mode + "/" + kind + "/" + fault
-                      + (heapSkew != 0 ? "(array offset " + heapSkew + ")" : "");
+    static long transfer(FileChannel ch, Op op, Mode mode, ByteBuffer[] bufs, long position) throws IOException {
+        return switch (op) {
+            case READ -> mode == Mode.POSITIONAL ? ch.read(bufs[0], position) : ch.read(bufs[0]);
+            case WRITE -> mode == Mode.POSITIONAL ? ch.write(bufs[0], position) : ch.write(bufs[0]);
+            case SCATTER -> ch.read(bufs);
+            case GATHER -> ch.write(bufs);
+        };
+    }
+
+    static void transferCase(Op op, Mode mode, Buf kind, Fault fault, int heapSkew) throws IOException {
         long position = 4L * off + (fault == Fault.POSITION ? off / 2 + 1 : 0);
         int len = 2 * off + (fault == Fault.LENGTH ? 1 : 0);
         int skew = (fault == Fault.ADDRESS) ? 1 : heapSkew;
@@ -152,78 +170,57 @@ public class DirectIOAlignmentMatrix {
                 for (int i = 0; i < b.limit(); i++)
                     b.put(i, (byte) ~pattern(p++));
         }
-        try {
-            byte[] before = Files.readAllBytes(file);
-            try (FileChannel ch = FileChannel.open(file, READ, WRITE, ExtendedOpenOption.DIRECT)) {
-                long chPosBefore = (mode == Mode.RELATIVE) ? position : 0;
-                ch.position(chPosBefore);
-                long n;
-                try {
-                    n = switch (op) {
-                        case READ -> mode == Mode.POSITIONAL ? ch.read(bufs[0], position) : ch.read(bufs[0]);
-                        case WRITE -> mode == Mode.POSITIONAL ? ch.write(bufs[0], position) : ch.write(bufs[0]);
-                        case SCATTER -> ch.read(bufs);
-                        case GATHER -> ch.write(bufs);
-                    };
-                } catch (IOException e) {
-                    if (fault == Fault.NONE) {
-                        failures.add(name + ": threw " + e);
-                        return;
-                    }
-                    String expected = switch (fault) {
-                        case ADDRESS -> "is not a multiple of the memory alignment " + mem;
-                        case POSITION -> "Direct I/O: file position " + position
-                                         + " is not a multiple of the offset alignment " + off;
-                        case LENGTH -> "Direct I/O: length " + (vector ? len - off : len)
-                                       + " (the bytes remaining in the buffer) is not a multiple"
-                                       + " of the offset alignment " + off;
-                        default -> throw new AssertionError();
-                    };
-                    String msg = String.valueOf(e.getMessage());
-                    boolean ok = msg.contains(expected)
-                                 && (fault != Fault.ADDRESS || msg.startsWith("Direct I/O: buffer address 0x"));
-                    check(ok, name + ": message \"" + msg + "\" lacks \"" + expected + "\"");
-                    // Nothing moved: buffers, channel position, file.
-                    for (ByteBuffer b : bufs)
-                        check(b.position() == 0, name + ": buffer position moved to " + b.position());
-                    check(ch.position() == chPosBefore, name + ": channel position moved to " + ch.position());
-                    check(java.util.Arrays.equals(before, Files.readAllBytes(file)),
-                          name + ": the file changed");
-                    if (ok)
-                        passed++;
-                    System.out.println(name + ": refused: " + msg);
-                    return;
-                }
-                if (fault != Fault.NONE) {
-                    failures.add(name + ": transferred " + n + " bytes instead of failing");
-                    return;
-                }
-                check(n == len, name + ": transferred " + n + " of " + len);
-                if (mode == Mode.RELATIVE)
-                    check(ch.position() == position + len,
-                          name + ": channel position " + ch.position() + ", expected " + (position + len));
+        byte[] before = Files.readAllBytes(file);
+        try (FileChannel ch = FileChannel.open(file, READ, WRITE, ExtendedOpenOption.DIRECT)) {
+            long chPosBefore = (mode == Mode.RELATIVE) ? position : 0;
+            ch.position(chPosBefore);
+            if (fault != Fault.NONE) {
+                IOException e = assertThrows(IOException.class, () -> transfer(ch, op, mode, bufs, position),
+                                             "a transfer with a misaligned " + fault.name().toLowerCase());
+                String expected = switch (fault) {
+                    case ADDRESS -> "is not a multiple of the memory alignment " + mem;
+                    case POSITION -> "Direct I/O: file position " + position
+                                     + " is not a multiple of the offset alignment " + off;
+                    case LENGTH -> "Direct I/O: length " + (vector ? len - off : len)
+                                   + " (the bytes remaining in the buffer) is not a multiple"
+                                   + " of the offset alignment " + off;
+                    default -> throw new IllegalStateException();
+                };
+                String msg = String.valueOf(e.getMessage());
+                assertTrue(msg.contains(expected), "message \"" + msg + "\" contains \"" + expected + "\"");
+                if (fault == Fault.ADDRESS)
+                    assertTrue(msg.startsWith("Direct I/O: buffer address 0x"),
+                               "message \"" + msg + "\" starts with \"Direct I/O: buffer address 0x\"");
+                // Nothing moved: buffers, channel position, file.
+                for (ByteBuffer b : bufs)
+                    assertEquals(0, b.position(), "buffer position after the refusal");
+                assertEquals(chPosBefore, ch.position(), "channel position after the refusal");
+                assertEquals(-1, Arrays.mismatch(before, Files.readAllBytes(file)),
+                             "after the refusal, the first byte of the file that changed");
+                System.out.println("  refused: " + msg);
+                return;
             }
-            // The bytes: in the buffers after a read, in the file after a write.
-            byte[] now = Files.readAllBytes(file);
-            long p = position;
-            int bad = 0;
-            for (ByteBuffer b : bufs) {
-                for (int i = 0; i < b.limit(); i++, p++) {
-                    byte want = writing ? (byte) ~pattern(p) : pattern(p);
-                    byte got = writing ? now[(int) p] : b.get(i);
-                    if (got != want)
-                        bad++;
-                }
-            }
-            check(bad == 0, name + ": " + bad + " wrong bytes");
-            if (writing)
-                restore(position, len);
-            if (bad == 0)
-                passed++;
-            System.out.println(name + ": " + len + " bytes ok");
-        } catch (Exception e) {
-            failures.add(name + ": " + e);
+            long n = transfer(ch, op, mode, bufs, position);
+            assertEquals((long) len, n, "bytes transferred");
+            if (mode == Mode.RELATIVE)
+                assertEquals(position + len, ch.position(), "channel position after the transfer");
         }
+        // The bytes: in the buffers after a read, in the file after a write.
+        byte[] want = new byte[len];
+        for (int i = 0; i < len; i++)
+            want[i] = writing ? (byte) ~pattern(position + i) : pattern(position + i);
+        byte[] got;
+        if (writing) {
+            got = Arrays.copyOfRange(Files.readAllBytes(file), (int) position, (int) position + len);
+            restore(position, len);   // before the check, so that a failure leaves the next cases a good file
+        } else {
+            ByteBuffer all = ByteBuffer.allocate(len);
+            for (ByteBuffer b : bufs)
+                all.put(b.duplicate().clear());
+            got = all.array();
+        }
+        assertEquals(-1, Arrays.mismatch(want, got),
+                     "the first wrong byte " + (writing ? "in the file" : "in the buffers"));
     }
 
     static void restore(long position, int len) throws IOException {
@@ -240,22 +237,18 @@ public class DirectIOAlignmentMatrix {
      * position of the first 8 KiB: the granularity the kernel allows.
      */
     static void granularity() throws IOException {
-        int bad = 0, count = 0;
         try (FileChannel ch = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
             ByteBuffer b = buffer(Buf.DIRECT, off, 0);
-            for (long pos = 0; pos < 8192; pos += off, count++) {
+            byte[] want = new byte[off], got = new byte[off];
+            for (long pos = 0; pos < 8192; pos += off) {
                 b.clear();
-                int n = ch.read(b, pos);
+                assertEquals(off, ch.read(b, pos), "bytes read at " + pos);
+                b.flip().get(got);
                 for (int i = 0; i < off; i++)
-                    if (b.get(i) != pattern(pos + i))
-                        bad++;
-                if (n != off)
-                    bad++;
+                    want[i] = pattern(pos + i);
+                assertEquals(-1, Arrays.mismatch(want, got), "the first wrong byte read at " + pos);
             }
         }
-        check(bad == 0, "granularity: " + bad + " errors in " + count + " reads of " + off + " bytes");
-        if (bad == 0)
-            passed++;
-        System.out.println("granularity: " + count + " reads of " + off + " bytes each: ok");
+        System.out.println("granularity: reads of " + off + " bytes each, every " + off + " bytes of 8 KiB");
     }
 }

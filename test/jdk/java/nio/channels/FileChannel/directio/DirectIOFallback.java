@@ -66,28 +66,28 @@ public class DirectIOFallback {
         DirectIO.Alignment a = DirectIO.alignment(f);
         System.out.println("ext4 data=journal: " + a + ", block size " + block);
         assertFalse(a.isExact(), "data=journal: the alignment is a fallback");
-        assertEquals(a.memory(), block);
-        assertEquals(a.offset(), block);
-        assertEquals(a.readOffset(), block);
+        assertEquals(block, a.memory());
+        assertEquals(block, a.offset());
+        assertEquals(block, a.readOffset());
 
         ByteBuffer out = aligned(2 * block, block);
         for (int i = 0; out.hasRemaining(); i++)
             out.put((byte) (i * 7));
         out.flip();
         try (FileChannel ch = FileChannel.open(f, READ, WRITE, DIRECT)) {
-            assertEquals(DirectIO.alignment(ch).orElseThrow(), a, "the channel's alignment");
-            assertEquals(ch.write(out, block), 2 * block);
+            assertEquals(a, DirectIO.alignment(ch).orElseThrow(), "the channel's alignment");
+            assertEquals(2 * block, ch.write(out, block));
             ByteBuffer in = aligned(2 * block, block);
-            assertEquals(ch.read(in, block), 2 * block);
-            assertEquals(in.flip(), out.rewind(), "the bytes read back");
+            assertEquals(2 * block, ch.read(in, block));
+            assertEquals(-1, out.rewind().mismatch(in.flip()), "the first byte read back that differs");
             IOException e = assertThrows(IOException.class, () -> ch.read(aligned(block, block), 512));
-            assertEquals(e.getMessage(), "Direct I/O: file position 512 is not a multiple of the"
-                         + " offset alignment " + block);
+            assertEquals("Direct I/O: file position 512 is not a multiple of the"
+                         + " offset alignment " + block, e.getMessage());
         }
         try (AsynchronousFileChannel ch = AsynchronousFileChannel.open(f, READ, DIRECT)) {
             ByteBuffer in = aligned(2 * block, block);
-            assertEquals(ch.read(in, block).get(), 2 * block);
-            assertEquals(in.flip(), out.rewind(), "the bytes read back asynchronously");
+            assertEquals(2 * block, ch.read(in, block).get());
+            assertEquals(-1, out.rewind().mismatch(in.flip()), "the first byte read back asynchronously that differs");
         }
     }
 
@@ -103,13 +103,13 @@ public class DirectIOFallback {
             full.flip();
             // one byte past an aligned address, with nothing remaining
             ByteBuffer empty = aligned(2 * m, m).position(1).limit(1).slice();
-            assertEquals(ch.write(new ByteBuffer[] { empty, full, empty }), (long) o,
+            assertEquals((long) o, ch.write(new ByteBuffer[] { empty, full, empty }),
                          "gathering write with empty misaligned buffers");
             ByteBuffer back = aligned(o, m);
             ch.position(0);
-            assertEquals(ch.read(new ByteBuffer[] { empty, back, empty }), (long) o,
+            assertEquals((long) o, ch.read(new ByteBuffer[] { empty, back, empty }),
                          "scattering read with empty misaligned buffers");
-            assertEquals(back.flip(), full.flip(), "the bytes read back");
+            assertEquals(-1, full.flip().mismatch(back.flip()), "the first byte read back that differs");
         }
         Files.delete(f);
     }

@@ -28,7 +28,7 @@
  *          and with DONTCACHE; the CRC32C of every read equals the written.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
- * @library lib
+ * @library lib /test/lib
  * @build DirectIODir
  * @run main/othervm DirectIOIntegrity
  */
@@ -45,6 +45,7 @@ import com.sun.nio.file.ExtendedOpenOption;
 import jdk.nio.DirectIO;
 
 import static java.nio.file.StandardOpenOption.*;
+import static jdk.test.lib.Asserts.*;
 
 public class DirectIOIntegrity {
     static final long SIZE = 256L << 20;
@@ -75,17 +76,18 @@ public class DirectIOIntegrity {
             }
             ch.force(true);
         }
-        if (Files.size(file) != SIZE)
-            throw new AssertionError("file size " + Files.size(file));
+        assertEquals(SIZE, Files.size(file), "file size after the writes");
         System.out.printf("written: %d MiB, CRC32C %08x%n", SIZE >> 20, written.getValue());
 
-        check(file, buf, "DIRECT", written.getValue(), ExtendedOpenOption.DIRECT);
-        check(file, buf, "buffered", written.getValue());
-        check(file, buf, "DONTCACHE", written.getValue(), ExtendedOpenOption.DONTCACHE);
+        readBack(file, buf, "DIRECT", written.getValue(), ExtendedOpenOption.DIRECT);
+        readBack(file, buf, "buffered", written.getValue());
+        readBack(file, buf, "DONTCACHE", written.getValue(), ExtendedOpenOption.DONTCACHE);
         Files.delete(file);
     }
 
-    static void check(Path file, ByteBuffer buf, String how, long want, OpenOption... extra)
+    // Reads file with READ and extra through buf; the bytes read must be
+    // SIZE with CRC32C want.
+    static void readBack(Path file, ByteBuffer buf, String how, long want, OpenOption... extra)
             throws Exception {
         OpenOption[] opts = new OpenOption[extra.length + 1];
         opts[0] = READ;
@@ -105,8 +107,7 @@ public class DirectIOIntegrity {
             crc.update(buf.flip());
         }
         System.out.printf("read back with %s: %d bytes, CRC32C %08x%n", how, total, crc.getValue());
-        if (total != SIZE || crc.getValue() != want)
-            throw new AssertionError(how + ": read " + total + " bytes with CRC32C "
-                + Long.toHexString(crc.getValue()) + ", wrote " + SIZE + " with " + Long.toHexString(want));
+        assertEquals(SIZE, total, how + ": bytes read back");
+        assertEquals(Long.toHexString(want), Long.toHexString(crc.getValue()), how + ": CRC32C of the bytes read back");
     }
 }

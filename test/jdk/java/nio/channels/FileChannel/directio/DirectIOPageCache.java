@@ -33,7 +33,7 @@
  *          which reads it with mincore(2).
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
- * @library lib
+ * @library lib /test/lib
  * @build DirectIODir PageCache
  * @run main/othervm DirectIOPageCache
  */
@@ -49,6 +49,7 @@ import com.sun.nio.file.ExtendedOpenOption;
 import jdk.nio.DirectIO;
 
 import static java.nio.file.StandardOpenOption.*;
+import static jdk.test.lib.Asserts.*;
 
 public class DirectIOPageCache {
     static final long SIZE = 256L << 20;
@@ -84,7 +85,7 @@ public class DirectIOPageCache {
         if ((dontCache >= 1.0) == uncached) bad.append("DONTCACHE read left " + dontCache + "% cached; ");
         if ((dontCacheWrite >= 1.0) == uncached) bad.append("DONTCACHE write left " + dontCacheWrite + "% cached; ");
         if (bad.length() > 0)
-            throw new AssertionError(bad.toString());
+            fail(bad.toString());
     }
 
     static Path createUncached(Path dir, String name) throws IOException {
@@ -101,8 +102,8 @@ public class DirectIOPageCache {
             }
         }
         double before = PageCache.residentPercent(file);
-        if (before >= 1.0 && !DirectIODir.cachesDirectIO())
-            throw new AssertionError(file + " is " + before + "% cached after a DIRECT write");
+        if (!DirectIODir.cachesDirectIO())
+            assertLessThan(before, 1.0, file + ": percent cached after a DIRECT write");
         return file;
     }
 
@@ -117,8 +118,7 @@ public class DirectIOPageCache {
             while ((n = ch.read(buf.clear())) > 0)
                 total += n;
         }
-        if (total != SIZE)
-            throw new AssertionError(how + ": read " + total + " bytes of " + SIZE);
+        assertEquals(SIZE, total, how + ": bytes read");
         double pct = PageCache.residentPercent(file);
         System.out.printf("%-10s read of %d MiB: %.2f%% of the file's pages cached%n", how, SIZE >> 20, pct);
         Files.delete(file);

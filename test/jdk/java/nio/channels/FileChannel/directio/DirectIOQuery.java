@@ -73,7 +73,7 @@ public class DirectIOQuery {
         DirectIO.Alignment a = DirectIO.alignment(file);
         long block = Files.getFileStore(file).getBlockSize();
         System.out.println(DirectIODir.type() + ": " + a + ", block size " + block);
-        assertEquals(a.isExact(), DirectIODir.reportsAlignment(), "exact alignment " + a);
+        assertEquals(DirectIODir.reportsAlignment(), a.isExact(), "exact alignment " + a);
         assertLessThanOrEqual((long) a.offset(), block, "offset alignment at most the block size");
         assertLessThanOrEqual(a.readOffset(), a.offset(), "read alignment at most the write one");
         assertEquals(a, DirectIO.alignment(file.getParent().resolve(".").resolve(file.getFileName())),
@@ -81,14 +81,14 @@ public class DirectIOQuery {
 
         // What it says is what a DIRECT channel enforces, and works.
         try (FileChannel ch = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
-            assertEquals(DirectIO.alignment(ch), Optional.of(a), "alignment(FileChannel)");
+            assertEquals(Optional.of(a), DirectIO.alignment(ch), "alignment(FileChannel)");
             ByteBuffer b = ByteBuffer.allocateDirect(2 * a.memory() + a.readOffset())
                                      .alignedSlice(a.memory()).limit(a.readOffset());
-            assertEquals(ch.read(b, a.readOffset()), a.readOffset(), "a read at the read alignment");
+            assertEquals(a.readOffset(), ch.read(b, a.readOffset()), "a read at the read alignment");
         }
         FileChannel closed;
         try (FileChannel ch = FileChannel.open(file, READ)) {
-            assertEquals(DirectIO.alignment(ch), Optional.empty(), "a channel without DIRECT");
+            assertEquals(Optional.empty(), DirectIO.alignment(ch), "a channel without DIRECT");
             closed = ch;
         }
         assertThrows(ClosedChannelException.class, () -> DirectIO.alignment(closed));
@@ -99,8 +99,8 @@ public class DirectIOQuery {
         try {
             DirectIO.Alignment t = DirectIO.alignment(shm);
             long bs = Files.getFileStore(shm).getBlockSize();
-            assertEquals(t.toString(), "Alignment[memory=" + bs + ", offset=" + bs
-                         + ", readOffset=" + bs + ", exact=false]", "tmpfs");
+            assertEquals("Alignment[memory=" + bs + ", offset=" + bs
+                         + ", readOffset=" + bs + ", exact=false]", t.toString(), "tmpfs");
         } finally {
             Files.delete(shm);
         }
@@ -110,15 +110,15 @@ public class DirectIOQuery {
         try (ScratchMount loop = ScratchMount.loopDevice()) {
             DirectIO.Alignment d = DirectIO.alignment(loop.path());
             System.out.println(loop.path() + ": " + d);
-            assertEquals(d.offset(), 512, "loop device: offset alignment");
-            assertEquals(d.isExact(), DirectIODir.kernelAtLeast(6, 11), "loop device: exact");
+            assertEquals(512, d.offset(), "loop device: offset alignment");
+            assertEquals(DirectIODir.kernelAtLeast(6, 11), d.isExact(), "loop device: exact");
         }
 
         // Files where direct I/O means nothing: an error that names the
         // path, at once (a FIFO must not be opened: that would block).
         Path fifo = dir.resolve("query.fifo");
         Files.deleteIfExists(fifo);
-        assertEquals(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor(), 0, "mkfifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor(), "mkfifo");
         Path sock = dir.resolve("query.sock");
         Files.deleteIfExists(sock);
         try (ServerSocketChannel ssc = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
@@ -139,9 +139,9 @@ public class DirectIOQuery {
         for (int i = 0; i < 100; i++) {
             UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
                 () -> FileChannel.open(proc, READ, ExtendedOpenOption.DIRECT).close());
-            assertEquals(e.getMessage(), "Direct I/O is not supported by the file system of " + proc);
+            assertEquals("Direct I/O is not supported by the file system of " + proc, e.getMessage());
         }
-        assertEquals(openFds(), before, "descriptors after 100 refused opens");
+        assertEquals(before, openFds(), "descriptors after 100 refused opens");
 
         // Bad input.
         assertThrows(NullPointerException.class, () -> DirectIO.alignment((Path) null));
@@ -153,7 +153,7 @@ public class DirectIOQuery {
             Path inZip = Files.write(zfs.getPath("/x"), new byte[1]);
             assertThrows(ProviderMismatchException.class, () -> DirectIO.alignment(inZip));
             try (FileChannel zc = FileChannel.open(inZip, READ)) {
-                assertEquals(DirectIO.alignment(zc), Optional.empty(), "a zip file system's channel");
+                assertEquals(Optional.empty(), DirectIO.alignment(zc), "a zip file system's channel");
                 assertFalse(DirectIO.isUncached(zc), "a zip file system's channel");
             }
         }
@@ -174,9 +174,9 @@ public class DirectIOQuery {
             fail("DirectIO.alignment(" + p + ") has not returned after 5 s");
         } catch (java.util.concurrent.ExecutionException e) {
             FileSystemException fse = (FileSystemException) e.getCause().getCause();
-            assertEquals(fse.getFile(), p.toString(), kind + ": the exception names the path");
-            assertEquals(fse.getReason(), "Direct I/O does not apply to " + kind
-                         + ": only regular files and block devices have it");
+            assertEquals(p.toString(), fse.getFile(), kind + ": the exception names the path");
+            assertEquals("Direct I/O does not apply to " + kind
+                         + ": only regular files and block devices have it", fse.getReason());
             System.out.println(kind + ": " + fse.getMessage());
         }
     }

@@ -29,28 +29,25 @@
  *          where reads at and past EOF return the right counts.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
- * @library lib
+ * @library lib /test/lib
  * @build DirectIODir
  * @run main/othervm DirectIOTails
  */
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import jdk.nio.DirectIO;
 
 import static java.nio.file.StandardOpenOption.*;
+import static jdk.test.lib.Asserts.*;
 
 public class DirectIOTails {
-
-    static void expect(long got, long want, String what) {
-        if (got != want)
-            throw new AssertionError(what + ": got " + got + ", expected " + want);
-        System.out.println(what + ": " + got);
-    }
 
     public static void main(String[] args) throws Exception {
         Path file = DirectIODir.get().resolve("tail.bin");
@@ -70,50 +67,44 @@ public class DirectIOTails {
         ByteBuffer buf = ByteBuffer.allocateDirect(padded + a.memory() - 1).alignedSlice(a.memory()).slice(0, padded);
         buf.put(data).position(padded).flip();
         try (FileChannel ch = FileChannel.open(file, WRITE, ExtendedOpenOption.DIRECT)) {
-            expect(ch.write(buf, 0), padded, "padded write");
+            assertEquals(padded, ch.write(buf, 0), "padded write");
             ch.truncate(size);
-            expect(ch.size(), size, "size after truncate");
+            assertEquals((long) size, ch.size(), "size after truncate");
         }
-        expect(Files.size(file), size, "file size");
-        if (!java.util.Arrays.equals(Files.readAllBytes(file), data))
-            throw new AssertionError("the file does not hold the data");
+        assertEquals((long) size, Files.size(file), "file size");
+        assertEquals(-1, Arrays.mismatch(data, Files.readAllBytes(file)), "the first byte of the file that differs");
 
         try (FileChannel ch = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
             // A whole-file read of the padded size returns the file's size.
             buf.clear();
-            expect(ch.read(buf, 0), size, "positional read of " + padded + " at 0");
-            for (int i = 0; i < size; i++)
-                if (buf.get(i) != data[i])
-                    throw new AssertionError("byte " + i + " differs");
+            assertEquals(size, ch.read(buf, 0), "positional read of " + padded + " at 0");
+            assertEquals(-1, buf.flip().mismatch(ByteBuffer.wrap(data)), "the first byte read that differs");
             // The last block: only the tail.
             buf.clear().limit(off);
-            expect(ch.read(buf, 3L * off), 100, "read of the last block");
+            assertEquals(100, ch.read(buf, 3L * off), "read of the last block");
             // At EOF and past it: -1.
             buf.clear().limit(off);
-            expect(ch.read(buf, padded), -1, "positional read at the padded end");
+            assertEquals(-1, ch.read(buf, padded), "positional read at the padded end");
             buf.clear().limit(off);
-            expect(ch.read(buf, 8L * off), -1, "positional read past EOF");
+            assertEquals(-1, ch.read(buf, 8L * off), "positional read past EOF");
             // Relative: whole blocks, then the tail, then -1.
             ch.position(0);
             buf.clear().limit(2 * off);
-            expect(ch.read(buf), 2 * off, "relative read 1");
+            assertEquals(2 * off, ch.read(buf), "relative read 1");
             buf.clear().limit(2 * off);
-            expect(ch.read(buf), off + 100, "relative read 2 (to EOF)");
-            expect(ch.position(), size, "channel position at EOF");
+            assertEquals(off + 100, ch.read(buf), "relative read 2 (to EOF)");
+            assertEquals((long) size, ch.position(), "channel position at EOF");
             // The position is now unaligned: the next relative read is
             // refused, and says why.
             buf.clear().limit(off);
-            try {
-                ch.read(buf);
-                throw new AssertionError("relative read at unaligned EOF position " + size + " succeeded");
-            } catch (java.io.IOException e) {
-                if (!e.getMessage().contains("file position " + size))
-                    throw new AssertionError("unexpected message: " + e.getMessage());
-                System.out.println("relative read at EOF position " + size + ": " + e.getMessage());
-            }
+            IOException e = assertThrows(IOException.class, () -> ch.read(buf),
+                                         "relative read at the unaligned EOF position " + size);
+            assertTrue(e.getMessage().contains("file position " + size),
+                       "the message \"" + e.getMessage() + "\" names the position " + size);
+            System.out.println("relative read at EOF position " + size + ": " + e.getMessage());
             ch.position(padded);
             buf.clear().limit(off);
-            expect(ch.read(buf), -1, "relative read at the aligned end");
+            assertEquals(-1, ch.read(buf), "relative read at the aligned end");
         }
     }
 }

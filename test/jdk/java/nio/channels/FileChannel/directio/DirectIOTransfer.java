@@ -98,7 +98,8 @@ public class DirectIOTransfer {
                 while (n < count)
                     n += in.transferTo(pos + n, count - n, out);
             }
-            assertTrue(Arrays.equals(Files.readAllBytes(dst), slice(pos, count)), what + " to a file");
+            assertEquals(-1, Arrays.mismatch(slice(pos, count), Files.readAllBytes(dst)),
+                         what + " to a file: the first byte that differs");
 
             byte[] got = viaSocket(sender -> {
                 try (FileChannel in = FileChannel.open(src, READ, DIRECT)) {
@@ -107,7 +108,7 @@ public class DirectIOTransfer {
                         n += in.transferTo(pos + n, count - n, sender);
                 }
             });
-            assertTrue(Arrays.equals(got, slice(pos, count)), what + " to a socket");
+            assertEquals(-1, Arrays.mismatch(slice(pos, count), got), what + " to a socket: the first byte that differs");
             System.out.println("ok: " + what);
         } catch (IOException | RuntimeException e) {
             Throwable t = (e instanceof RuntimeException && e.getCause() != null) ? e.getCause() : e;
@@ -133,7 +134,7 @@ public class DirectIOTransfer {
             long n = 0, m;
             while (n < count && (m = out.transferFrom(in.position(n), pos + n, count - n)) > 0)
                 n += m;
-            assertEquals(n, (long) count, what);
+            assertEquals((long) count, n, what);
         } catch (IOException e) {
             assertFalse(aligned, what + ": " + e);
             assertTrue(e.getMessage().startsWith("Direct I/O: "), what + ": " + e);
@@ -142,9 +143,9 @@ public class DirectIOTransfer {
             return;
         }
         byte[] all = Files.readAllBytes(dst);
-        assertEquals(all.length, (int) pos + count, what + ": file size");
-        assertTrue(Arrays.equals(Arrays.copyOfRange(all, (int) pos, all.length), slice(0, count)),
-                   what + ": the bytes");
+        assertEquals((int) pos + count, all.length, what + ": file size");
+        assertEquals(-1, Arrays.mismatch(slice(0, count), Arrays.copyOfRange(all, (int) pos, all.length)),
+                     what + ": the first byte that differs");
         Files.delete(dst);
         System.out.println("ok: " + what);
     }
@@ -161,12 +162,13 @@ public class DirectIOTransfer {
              FileChannel out = FileChannel.open(dst, CREATE_NEW, WRITE, DIRECT)) {
             sender.write(ByteBuffer.wrap(data, 0, 4096));
             IOException e = assertThrows(IOException.class, () -> out.transferFrom(receiver, 0, 4096));
-            assertEquals(e.getMessage(), "Direct I/O: transferFrom into a channel opened with DIRECT"
-                         + " takes only a FileChannel as its source");
+            assertEquals("Direct I/O: transferFrom into a channel opened with DIRECT"
+                         + " takes only a FileChannel as its source", e.getMessage());
             ByteBuffer got = ByteBuffer.allocate(4096);
             while (got.hasRemaining() && receiver.read(got) > 0) { }
-            assertTrue(Arrays.equals(got.array(), slice(0, 4096)), "the socket's bytes, unread");
-            assertEquals(out.size(), 0L, "nothing written");
+            assertEquals(-1, Arrays.mismatch(slice(0, 4096), got.array()),
+                         "the socket's bytes, still to read: the first that differs");
+            assertEquals(0L, out.size(), "nothing written");
             System.out.println("ok: transferFrom a socket into DIRECT: " + e.getMessage());
         }
         Files.delete(dst);

@@ -72,7 +72,7 @@ public class DontCacheHint {
         // through without it
         try (FileChannel ch = FileChannel.open(Path.of("/dev/null"), WRITE, DONTCACHE)) {
             assertTrue(DirectIO.isUncached(ch), "/dev/null: not asked before the first write");
-            assertEquals(ch.write(ByteBuffer.wrap(bytes(1000, 5))), 1000, "/dev/null: write");
+            assertEquals(1000, ch.write(ByteBuffer.wrap(bytes(1000, 5))), "/dev/null: write");
             assertFalse(DirectIO.isUncached(ch), "/dev/null: refused at the first write");
         }
 
@@ -88,12 +88,12 @@ public class DontCacheHint {
             try (FileChannel ch = FileChannel.open(f, opts)) {
                 // a write-only channel cannot ask before its first write
                 boolean readable = opts.contains(READ);
-                assertEquals(DirectIO.isUncached(ch), honoured || !readable, "isUncached with " + opts);
+                assertEquals(honoured || !readable, DirectIO.isUncached(ch), "isUncached with " + opts);
                 if (opts.contains(WRITE))
                     ch.write(ByteBuffer.wrap(bytes(100, 1)), 4000);
                 else
                     ch.read(ByteBuffer.allocate(100), 4000);
-                assertEquals(DirectIO.isUncached(ch), honoured, "isUncached after I/O, with " + opts);
+                assertEquals(honoured, DirectIO.isUncached(ch), "isUncached after I/O, with " + opts);
             }
         }
         try (FileChannel ch = FileChannel.open(f, READ)) {
@@ -114,11 +114,11 @@ public class DontCacheHint {
             Path f = shm.resolve("truncate.bin");
             Files.write(f, old);
             try (FileChannel ch = FileChannel.open(f, WRITE, TRUNCATE_EXISTING, DONTCACHE)) {
-                assertEquals(ch.write(ByteBuffer.wrap(data)), data.length);
+                assertEquals(data.length, ch.write(ByteBuffer.wrap(data)));
                 assertFalse(DirectIO.isUncached(ch), "tmpfs: uncached after a write");
             }
-            assertTrue(Arrays.equals(Files.readAllBytes(f), data),
-                       "tmpfs: the bytes written after TRUNCATE_EXISTING are the file");
+            assertEquals(-1, Arrays.mismatch(data, Files.readAllBytes(f)),
+                         "tmpfs: the first byte of the file that differs from those written after TRUNCATE_EXISTING");
 
             Path g = shm.resolve("create-new.bin");
             try (FileChannel ch = FileChannel.open(g, CREATE_NEW, WRITE, DONTCACHE)) {
@@ -127,19 +127,22 @@ public class DontCacheHint {
             }
             byte[] want = Arrays.copyOf(data, data.length + 100);
             System.arraycopy(old, 0, want, data.length, 100);
-            assertTrue(Arrays.equals(Files.readAllBytes(g), want), "tmpfs: CREATE_NEW file's bytes");
+            assertEquals(-1, Arrays.mismatch(want, Files.readAllBytes(g)),
+                         "tmpfs: the first byte of the CREATE_NEW file that differs from those written");
 
             try (FileChannel ch = FileChannel.open(g, READ, WRITE, DONTCACHE)) {
                 assertFalse(DirectIO.isUncached(ch), "tmpfs: read-write channel uncached");
                 ByteBuffer bb = ByteBuffer.allocate(want.length + 1);
-                assertEquals(ch.read(bb, 0), want.length);
-                assertTrue(Arrays.equals(Arrays.copyOf(bb.array(), want.length), want),
-                           "tmpfs: bytes read");
+                assertEquals(want.length, ch.read(bb, 0));
+                assertEquals(-1, Arrays.mismatch(want, Arrays.copyOf(bb.array(), want.length)),
+                             "tmpfs: the first byte read that differs");
                 ch.position(5);
                 ByteBuffer x = ByteBuffer.allocate(3), y = ByteBuffer.allocateDirect(2);
-                assertEquals(ch.read(new ByteBuffer[] { x, y }), 5L);
-                assertTrue(Arrays.equals(x.array(), Arrays.copyOfRange(want, 5, 8))
-                           && y.get(0) == want[8] && y.get(1) == want[9], "tmpfs: scattered bytes");
+                assertEquals(5L, ch.read(new ByteBuffer[] { x, y }));
+                byte[] scattered = new byte[5];
+                x.flip().get(scattered, 0, 3);
+                y.flip().get(scattered, 3, 2);
+                assertEqualsByteArray(Arrays.copyOfRange(want, 5, 10), scattered, "tmpfs: scattered bytes");
             }
             System.out.println("tmpfs: DONTCACHE refused, every open and transfer as without it");
         } finally {
@@ -186,7 +189,7 @@ public class DontCacheHint {
             while ((m = out.transferFrom(receiver, n, SIZE)) > 0)
                 n += m;
             send.join();
-            assertEquals(n, (long) SIZE, "bytes received from the socket");
+            assertEquals((long) SIZE, n, "bytes received from the socket");
             out.force(true);
         }
         checkUncached("transferTo and transferFrom a socket", src, dst, data);
@@ -244,7 +247,7 @@ public class DontCacheHint {
             ByteBuffer bb = ByteBuffer.wrap(got);
             while (bb.hasRemaining() && ch.read(bb) > 0) { }
         }
-        assertTrue(Arrays.equals(got, data), what + ": the bytes transferred");
+        assertEquals(-1, Arrays.mismatch(data, got), what + ": the first byte transferred that differs");
     }
 
     static void write(Path file, byte[] data) throws IOException {

@@ -31,7 +31,7 @@
  *          systems that refuse the hint.)
  * @requires os.family == "linux"
  * @modules jdk.unsupported
- * @library lib
+ * @library lib /test/lib
  * @build DirectIODir
  * @run main/othervm DontCacheOption
  */
@@ -47,14 +47,9 @@ import com.sun.nio.file.ExtendedOpenOption;
 
 import static com.sun.nio.file.ExtendedOpenOption.DONTCACHE;
 import static java.nio.file.StandardOpenOption.*;
+import static jdk.test.lib.Asserts.*;
 
 public class DontCacheOption {
-
-    static void check(boolean ok, String what) {
-        if (!ok)
-            throw new AssertionError(what);
-        System.out.println("ok: " + what);
-    }
 
     static byte[] bytes(int n, int seed) {
         byte[] b = new byte[n];
@@ -66,56 +61,55 @@ public class DontCacheOption {
     public static void main(String[] args) throws Exception {
         Path file = DirectIODir.get().resolve("dontcache.bin");
         byte[] a = bytes(10_001, 1), b = bytes(777, 2), c = bytes(3, 3);
+        byte[] want;
         try (FileChannel ch = FileChannel.open(file, CREATE, TRUNCATE_EXISTING, READ, WRITE, DONTCACHE)) {
-            check(ch.write(ByteBuffer.wrap(a)) == a.length, "relative write of " + a.length + " heap bytes");
-            check(ch.position() == a.length, "position advanced to " + a.length);
+            assertEquals(a.length, ch.write(ByteBuffer.wrap(a)), "relative write of " + a.length + " heap bytes");
+            assertEquals((long) a.length, ch.position(), "position after the relative write");
             ByteBuffer d = ByteBuffer.allocateDirect(b.length + 1).position(1);
             d.put(b).position(1);
-            check(ch.write(d, 5) == b.length, "positional write of " + b.length + " direct bytes at 5");
-            check(ch.position() == a.length, "positional write left the position");
+            assertEquals(b.length, ch.write(d, 5), "positional write of " + b.length + " direct bytes at 5");
+            assertEquals((long) a.length, ch.position(), "position after the positional write");
             long n = ch.write(new ByteBuffer[] { ByteBuffer.wrap(c), ByteBuffer.wrap(b) });
-            check(n == c.length + b.length, "gathering write of " + n);
-            check(ch.size() == a.length + c.length + b.length, "size " + ch.size());
+            assertEquals((long) c.length + b.length, n, "gathering write");
+            assertEquals((long) a.length + c.length + b.length, ch.size(), "size after the writes");
 
-            byte[] want = new byte[(int) ch.size()];
+            want = new byte[(int) ch.size()];
             System.arraycopy(a, 0, want, 0, a.length);
             System.arraycopy(b, 0, want, 5, b.length);
             System.arraycopy(c, 0, want, a.length, c.length);
             System.arraycopy(b, 0, want, a.length + c.length, b.length);
 
             ByteBuffer all = ByteBuffer.allocate(want.length + 10);
-            check(ch.read(all, 0) == want.length, "positional read of the whole file");
-            check(Arrays.equals(Arrays.copyOf(all.array(), want.length), want), "the bytes read are those written");
+            assertEquals(want.length, ch.read(all, 0), "positional read of the whole file");
+            assertEquals(-1, Arrays.mismatch(want, Arrays.copyOf(all.array(), want.length)),
+                         "the first byte read that differs from those written");
             ch.position(3);
             ByteBuffer x = ByteBuffer.allocate(11), y = ByteBuffer.allocateDirect(5);
-            check(ch.read(new ByteBuffer[] { x, y }) == 16, "scattering read of 16 at 3");
-            check(ch.position() == 19, "position after the scattering read");
-            check(Arrays.equals(x.array(), Arrays.copyOfRange(want, 3, 14)) && y.get(0) == want[14],
-                  "scattered bytes");
-            check(ch.read(ByteBuffer.allocate(1), want.length) == -1, "positional read at EOF gives -1");
+            assertEquals(16L, ch.read(new ByteBuffer[] { x, y }), "scattering read of 16 at 3");
+            assertEquals(19L, ch.position(), "position after the scattering read");
+            assertEqualsByteArray(Arrays.copyOfRange(want, 3, 14), x.array(), "scattered bytes, first buffer");
+            assertEquals(want[14], y.get(0), "scattered bytes, second buffer's first byte");
+            assertEquals(-1, ch.read(ByteBuffer.allocate(1), want.length), "positional read at EOF");
             ch.position(want.length);
-            check(ch.read(ByteBuffer.allocate(1)) == -1, "relative read at EOF gives -1");
+            assertEquals(-1, ch.read(ByteBuffer.allocate(1)), "relative read at EOF");
         }
-        check(Arrays.equals(Files.readAllBytes(file), Files.readAllBytes(file)), "stable");
+        assertEquals(-1, Arrays.mismatch(want, Files.readAllBytes(file)),
+                     "after close, the first byte of the file that differs from those written");
 
         // APPEND
         try (FileChannel ch = FileChannel.open(file, APPEND, DONTCACHE)) {
             long size = ch.size();
             ch.write(ByteBuffer.wrap(c));
-            check(Files.size(file) == size + c.length, "append");
+            assertEquals(size + c.length, Files.size(file), "file size after an append");
         }
 
-        try {
-            FileChannel.open(file, READ, DONTCACHE, ExtendedOpenOption.DIRECT).close();
-            throw new AssertionError("DIRECT + DONTCACHE accepted");
-        } catch (IllegalArgumentException e) {
-            check(e.getMessage().equals("DIRECT + DONTCACHE not allowed"), "DIRECT + DONTCACHE: " + e.getMessage());
-        }
-        try {
-            AsynchronousFileChannel.open(file, READ, DONTCACHE).close();
-            throw new AssertionError("AsynchronousFileChannel took DONTCACHE");
-        } catch (UnsupportedOperationException e) {
-            check(e.getMessage().equals("DONTCACHE not supported"), "AsynchronousFileChannel: " + e.getMessage());
-        }
+        IllegalArgumentException iae = assertThrows(IllegalArgumentException.class,
+                () -> FileChannel.open(file, READ, DONTCACHE, ExtendedOpenOption.DIRECT).close(),
+                "DIRECT + DONTCACHE");
+        assertEquals("DIRECT + DONTCACHE not allowed", iae.getMessage(), "DIRECT + DONTCACHE");
+        UnsupportedOperationException uoe = assertThrows(UnsupportedOperationException.class,
+                () -> AsynchronousFileChannel.open(file, READ, DONTCACHE).close(),
+                "AsynchronousFileChannel with DONTCACHE");
+        assertEquals("DONTCACHE not supported", uoe.getMessage(), "AsynchronousFileChannel with DONTCACHE");
     }
 }
