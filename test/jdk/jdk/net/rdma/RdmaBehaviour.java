@@ -117,7 +117,7 @@ public class RdmaBehaviour {
         throws InterruptedException
     {
         long millis = Utils.adjustTimeout(30_000);
-        assertTrue(t.join(Duration.ofMillis(millis)), "blocked thread did not wake up within " + millis + " ms");
+        assertTrue(t.join(Duration.ofMillis(millis)), "blocked thread woke up within " + millis + " ms");
         Throwable r = result.get();
         System.out.println("  " + r);
         if (!expected.isInstance(r))
@@ -154,7 +154,7 @@ public class RdmaBehaviour {
                 RdmaTestLib.awaitWaiting(t);
                 t.interrupt();
                 finish(t, result, ClosedByInterruptException.class);
-                assertFalse(p[0].isOpen(), "the interrupt did not close the channel");
+                assertFalse(p[0].isOpen(), "channel open after the interrupt");
             } finally {
                 p[0].close();
                 p[1].close();
@@ -197,7 +197,7 @@ public class RdmaBehaviour {
         }
         SocketChannel sc = Sockets.openRdmaSocketChannel();
         assertThrows(ConnectException.class, () -> sc.connect(dead));
-        assertFalse(sc.isOpen(), "the channel is open after a failed connect");
+        assertFalse(sc.isOpen(), "channel open after a failed connect");
         try (Socket s = Sockets.openRdmaSocket()) {
             assertThrows(ConnectException.class, () -> s.connect(dead, 10_000));
         }
@@ -234,7 +234,7 @@ public class RdmaBehaviour {
             RdmaTestLib.awaitWaiting(t);
             p[0].shutdownInput();
             long millis = Utils.adjustTimeout(30_000);
-            assertTrue(t.join(Duration.ofMillis(millis)), "reader still blocked " + millis + " ms after shutdownInput");
+            assertTrue(t.join(Duration.ofMillis(millis)), "reader woke up within " + millis + " ms of shutdownInput");
             assertNull(result.get(), "read threw");
             assertEquals(-1, n[0], "read after shutdownInput");
             // output still works: a half close
