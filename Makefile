@@ -35,6 +35,7 @@
 #   make bench-rdma     the RDMA benchmark in the Soft-RoCE guest: Java vs rstream, RDMA vs TCP
 #   make review-diff    the whole fork as one diff against pristine upstream
 #   make check-headers  every file has the licence header upstream uses for its kind
+#   make check-portable share/ and unix/ Java code compiles without the Linux-only directories
 #   make assemble       refresh build/src from overlay files and patches
 #
 # See README.md and doc/building.md.
@@ -45,7 +46,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-rdma test-directio-fs bench bench-directio bench-directio-ab bench-rdma review-diff check-headers clean dist-clean
+.PHONY: images assemble test test-rdio test-rdma test-directio-fs bench bench-directio bench-directio-ab bench-rdma review-diff check-headers check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -118,6 +119,9 @@ review-diff: $(BUILD)/config.mk
 
 check-headers:
 	@$(SCRIPTS)/check-headers.sh
+
+check-portable: assemble
+	@$(SCRIPTS)/check-portable.sh
 
 clean:
 	if [ -d "$(RDIO_CONF_DIR)" ]; then $(MAKE) -C $(RDIO_CONF_DIR) clean; fi

@@ -48,7 +48,7 @@ import java.net.SocketOption;
  * default (from {@code /etc/rdma/rsocket/}, otherwise 384 for the queues and
  * 64 for the inline size) when none was set.
  *
- * @since 25
+ * @since rdio 1
  */
 public final class RdmaSocketOptions {
     private RdmaSocketOptions() { }

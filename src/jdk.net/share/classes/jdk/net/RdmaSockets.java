@@ -26,6 +26,9 @@
 package jdk.net;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.net.ProtocolFamily;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -33,9 +36,8 @@ import java.net.StandardProtocolFamily;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.Objects;
-
-import jdk.internal.net.rdma.RdmaProvider;
 
 /**
  * Factory methods for RDMA-based TCP sockets, socket channels and selectors.
@@ -121,10 +123,50 @@ import jdk.internal.net.rdma.RdmaProvider;
  * defaults), which counts against {@code RLIMIT_MEMLOCK} unless the process
  * has {@code CAP_IPC_LOCK}, and rsockets supports descriptors up to 65535.
  *
- * @since 25
+ * @since rdio 1
  */
 public final class RdmaSockets {
     private RdmaSockets() { }
+
+    /*
+     * The RDMA channels' provider is platform code: on Linux
+     * jdk.internal.net.rdma.RdmaProvider, which this class finds by name so
+     * that it compiles on every platform.  Elsewhere it is absent and every
+     * factory throws UnsupportedOperationException.
+     */
+    private static final class Platform {
+        static final MethodHandle PROVIDER = find();
+
+        private static MethodHandle find() {
+            Class<?> c;
+            try {
+                c = Class.forName("jdk.internal.net.rdma.RdmaProvider");
+            } catch (ClassNotFoundException e) {
+                return null;
+            }
+            try {
+                return MethodHandles.lookup().findStatic(c, "provider",
+                        MethodType.methodType(SelectorProvider.class));
+            } catch (ReflectiveOperationException e) {
+                throw new InternalError(e);
+            }
+        }
+    }
+
+    private static SelectorProvider provider() {
+        MethodHandle mh = Platform.PROVIDER;
+        if (mh == null) {
+            throw new UnsupportedOperationException("RDMA sockets are not supported on "
+                    + System.getProperty("os.name"));
+        }
+        try {
+            return (SelectorProvider) mh.invokeExact();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new InternalError(t);
+        }
+    }
 
     private static void checkFamily(ProtocolFamily family) {
         Objects.requireNonNull(family, "family");
@@ -178,7 +220,7 @@ public final class RdmaSockets {
      */
     public static SocketChannel openSocketChannel(ProtocolFamily family) throws IOException {
         checkFamily(family);
-        return RdmaProvider.provider().openSocketChannel(family);
+        return provider().openSocketChannel(family);
     }
 
     /**
@@ -194,7 +236,7 @@ public final class RdmaSockets {
      */
     public static ServerSocketChannel openServerSocketChannel(ProtocolFamily family) throws IOException {
         checkFamily(family);
-        return RdmaProvider.provider().openServerSocketChannel(family);
+        return provider().openServerSocketChannel(family);
     }
 
     /**
@@ -209,6 +251,6 @@ public final class RdmaSockets {
      * @throws IOException if an I/O error occurs
      */
     public static Selector openSelector() throws IOException {
-        return RdmaProvider.provider().openSelector();
+        return provider().openSelector();
     }
 }

@@ -26,7 +26,13 @@
 package sun.nio.ch;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The alignment that direct I/O on one file needs.
@@ -62,6 +68,59 @@ public record DirectIOAlignment(int memory, int offset, int readOffset, boolean 
      */
     static DirectIOAlignment ofBlockSize(int blockSize) {
         return new DirectIOAlignment(blockSize, blockSize, blockSize, false);
+    }
+
+    /*
+     * The platform's query of a file's alignment, where it has one: on Linux
+     * LinuxDirectIO.query, found by name so that this class compiles on
+     * every platform.
+     */
+    private static final class PlatformQuery {
+        static final MethodHandle QUERY = find();
+
+        private static MethodHandle find() {
+            Class<?> c;
+            try {
+                c = Class.forName("sun.nio.ch.LinuxDirectIO");
+            } catch (ClassNotFoundException e) {
+                return null;
+            }
+            try {
+                return MethodHandles.lookup().findStatic(c, "query",
+                        MethodType.methodType(DirectIOAlignment.class, Path.class));
+            } catch (ReflectiveOperationException e) {
+                throw new InternalError(e);
+            }
+        }
+    }
+
+    /**
+     * Queries the direct I/O alignment of a file of the default file
+     * system without opening it.  Where the platform has no query of its
+     * own, the alignment is the block size of the file's store, the value
+     * a channel opened with DIRECT enforces there.
+     *
+     * @throws FileSystemException naming the file if it is a directory, or
+     *         (where the platform tells) not a regular file or block device
+     * @throws IOException if its attributes cannot be read
+     */
+    public static DirectIOAlignment query(Path file) throws IOException {
+        MethodHandle mh = PlatformQuery.QUERY;
+        if (mh != null) {
+            try {
+                return (DirectIOAlignment) mh.invokeExact(file);
+            } catch (IOException | RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new InternalError(t);
+            }
+        }
+        if (Files.isDirectory(file)) {
+            throw new FileSystemException(file.toString(), null,
+                "Direct I/O does not apply to a directory");
+        }
+        long blockSize = Files.getFileStore(file).getBlockSize();
+        return ofBlockSize(Math.toIntExact(blockSize));
     }
 
     void checkReadPosition(long position) throws IOException {

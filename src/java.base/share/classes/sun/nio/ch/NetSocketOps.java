@@ -32,12 +32,16 @@ import java.net.InetSocketAddress;
 import java.net.ProtocolFamily;
 import java.net.SocketAddress;
 import java.net.SocketOption;
+import java.util.Set;
 
 import sun.net.NetHooks;
 
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+
 /**
- * The default {@link SocketOps}: each method is the call the channels made
- * before the hook existed.
+ * The operating system's sockets, {@link SocketOps#platform()}: each method
+ * is the call upstream's channels make.
  */
 final class NetSocketOps extends SocketOps {
     static final NetSocketOps INSTANCE = new NetSocketOps();
@@ -45,11 +49,6 @@ final class NetSocketOps extends SocketOps {
     private static final NativeDispatcher ND = new SocketDispatcher();
 
     private NetSocketOps() { }
-
-    @Override
-    NativeDispatcher dispatcher() {
-        return ND;
-    }
 
     @Override
     public FileDescriptor socket(ProtocolFamily family, boolean stream) throws IOException {
@@ -138,5 +137,74 @@ final class NetSocketOps extends SocketOps {
     public Object getSocketOption(FileDescriptor fd, ProtocolFamily family,
                                   SocketOption<?> name) throws IOException {
         return Net.getSocketOption(fd, family, name);
+    }
+
+    @Override
+    public Set<SocketOption<?>> supportedOptions(boolean server) {
+        return null;
+    }
+
+    @Override
+    public boolean alwaysNonBlocking() {
+        return false;
+    }
+
+    // SelChImpl's default park, which the channels override to call this
+    @Override
+    public void park(SelChImpl ch, int event, long nanos) throws IOException {
+        if (Thread.currentThread().isVirtual()) {
+            Poller.poll(ch.getFDVal(), event, nanos, ch::isOpen);
+        } else {
+            long millis;
+            if (nanos <= 0) {
+                millis = -1;
+            } else {
+                millis = NANOSECONDS.toMillis(nanos);
+                if (nanos > MILLISECONDS.toNanos(millis)) {
+                    // never park for less than requested
+                    millis++;
+                }
+            }
+            Net.poll(ch.getFD(), event, millis);
+        }
+    }
+
+    @Override
+    public void stopPoll(int fdVal, int event, long thread) {
+        if (NativeThread.isVirtualThread(thread)) {
+            Poller.stopPoll(fdVal, event);
+        } else if (NativeThread.isNativeThread(thread)) {
+            NativeThread.signal(thread);
+        }
+    }
+
+    @Override
+    public int read(FileDescriptor fd, long address, int len) throws IOException {
+        return ND.read(fd, address, len);
+    }
+
+    @Override
+    public long readv(FileDescriptor fd, long address, int len) throws IOException {
+        return ND.readv(fd, address, len);
+    }
+
+    @Override
+    public int write(FileDescriptor fd, long address, int len) throws IOException {
+        return ND.write(fd, address, len);
+    }
+
+    @Override
+    public long writev(FileDescriptor fd, long address, int len) throws IOException {
+        return ND.writev(fd, address, len);
+    }
+
+    @Override
+    public void preClose(FileDescriptor fd, long reader, long writer) throws IOException {
+        ND.implPreClose(fd, reader, writer);
+    }
+
+    @Override
+    public void close(FileDescriptor fd) throws IOException {
+        ND.close(fd);
     }
 }

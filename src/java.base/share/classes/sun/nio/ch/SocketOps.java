@@ -33,31 +33,31 @@ import java.net.ProtocolFamily;
 import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 
 /**
  * The operating-system calls that a stream-socket channel
- * ({@code SocketChannelImpl}, {@code ServerSocketChannelImpl}) and the
- * poll-based selector ({@code PollSelectorImpl}) make on a socket.
+ * ({@code SocketChannelImpl}, {@code ServerSocketChannelImpl}) makes on its
+ * socket.
  *
- * <p> The channels take an instance of this class in their constructor and
- * route every call on their file descriptor through it. The default,
- * {@link #platform()}, delegates to {@code Net}, {@code NetHooks} and the
- * socket dispatcher, so the channels behave exactly as upstream. Another
- * implementation, for a socket library other than the kernel's (such as
- * rsockets in module jdk.net), reuses the channels' state machines, locking,
- * close protocol and adaptors unchanged.
+ * <p> The channels take an instance in their constructor and make every
+ * call on their file descriptor through it, without asking which
+ * implementation it is. {@link #platform()} is the operating system's
+ * sockets: each of its methods is the call the channels make in upstream
+ * OpenJDK ({@code Net}, {@code NetHooks}, the socket dispatcher, the
+ * poller). Another implementation, for a socket library other than the
+ * kernel's (such as rsockets in module jdk.net), reuses the channels' state
+ * machines, locking, close protocol and adaptors unchanged. A selector for
+ * such channels is the business of {@link SocketOpsSelectorProvider}.
  *
  * <p> The methods take and return the same values as their {@code Net}
- * counterparts: {@code IOStatus} codes, {@code Net.POLLIN} and so on.
- * The data, close and poll methods take the descriptor's {@code int}
- * value; an implementation other than the platform's must override them.
+ * and {@code NativeDispatcher} counterparts: {@code IOStatus} codes,
+ * {@code Net.POLLIN} and so on.
  */
 public abstract class SocketOps {
 
     protected SocketOps() { }
 
-    /** The operating system's sockets: the upstream behaviour. */
+    /** The operating system's sockets: upstream's behaviour. */
     public static SocketOps platform() {
         return NetSocketOps.INSTANCE;
     }
@@ -69,10 +69,10 @@ public abstract class SocketOps {
     public abstract FileDescriptor serverSocket(ProtocolFamily family) throws IOException;
 
     /** Called before bind; the platform runs its {@code NetHooks}. */
-    public void beforeTcpBind(FileDescriptor fd, InetAddress addr, int port) throws IOException { }
+    public abstract void beforeTcpBind(FileDescriptor fd, InetAddress addr, int port) throws IOException;
 
     /** Called before connect; the platform runs its {@code NetHooks}. */
-    public void beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port) throws IOException { }
+    public abstract void beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port) throws IOException;
 
     public abstract void bind(ProtocolFamily family, FileDescriptor fd, InetAddress addr, int port)
         throws IOException;
@@ -107,12 +107,11 @@ public abstract class SocketOps {
     // -- Options
 
     /**
-     * The options the channels support, or null for upstream's sets.
-     * A channel throws UnsupportedOperationException for any other option.
+     * The options the channels support, or null for the channel's own
+     * set, which the platform uses. A channel throws
+     * UnsupportedOperationException for any option not in the set.
      */
-    public Set<SocketOption<?>> supportedOptions(boolean server) {
-        return null;
-    }
+    public abstract Set<SocketOption<?>> supportedOptions(boolean server);
 
     public abstract void setSocketOption(FileDescriptor fd, ProtocolFamily family,
                                          SocketOption<?> name, Object value) throws IOException;
@@ -136,69 +135,47 @@ public abstract class SocketOps {
 
     /**
      * Whether the socket is always in non-blocking mode, so that blocking
-     * operations poll it with {@link #park}.
+     * operations wait in {@link #park}.
      */
-    public boolean alwaysNonBlocking() {
-        return false;
-    }
+    public abstract boolean alwaysNonBlocking();
 
     /**
-     * Waits until the socket is ready for event (Net.POLLIN or Net.POLLOUT),
-     * the timeout (if nanos > 0) expires, the channel is closed (isOpen
-     * false), {@link #stopPoll} or {@link #preClose} is called, or the
-     * thread is interrupted. It may also return spuriously.
+     * {@link SelChImpl#park(int, long)} for the channel ch: waits until its
+     * socket is ready for event (Net.POLLIN or Net.POLLOUT), the timeout
+     * (if nanos > 0) expires, the channel is closed, {@link #stopPoll} or
+     * {@link #preClose} is called, or the thread is interrupted. It may
+     * also return spuriously: the caller retries its operation.
      */
-    public void park(int fdVal, int event, long nanos, BooleanSupplier isOpen) throws IOException {
-        throw new InternalError();
-    }
+    public abstract void park(SelChImpl ch, int event, long nanos) throws IOException;
 
     /**
      * Wakes the thread blocked for event on the socket after a shutdown;
      * thread is the NativeThread id the channel recorded for it.
      */
-    public void stopPoll(int fdVal, int event, long thread) {
-        if (NativeThread.isVirtualThread(thread)) {
-            Poller.stopPoll(fdVal, event);
-        } else if (NativeThread.isNativeThread(thread)) {
-            NativeThread.signal(thread);
-        }
-    }
+    public abstract void stopPoll(int fdVal, int event, long thread);
 
-    // -- Data, close and poll; used only by implementations other than the platform's
+    // -- Data and close, through the channel's NativeDispatcher
 
-    public int read(int fdVal, long address, int len) throws IOException {
-        throw new InternalError();
-    }
+    public abstract int read(FileDescriptor fd, long address, int len) throws IOException;
 
-    public long readv(int fdVal, long address, int len) throws IOException {
-        throw new InternalError();
-    }
+    public abstract long readv(FileDescriptor fd, long address, int len) throws IOException;
 
-    public int write(int fdVal, long address, int len) throws IOException {
-        throw new InternalError();
-    }
+    public abstract int write(FileDescriptor fd, long address, int len) throws IOException;
 
-    public long writev(int fdVal, long address, int len) throws IOException {
-        throw new InternalError();
-    }
+    public abstract long writev(FileDescriptor fd, long address, int len) throws IOException;
 
-    /** Wakes every thread blocked on the socket: it is being closed. */
-    public void preClose(int fdVal) throws IOException {
-        throw new InternalError();
-    }
+    /**
+     * Wakes the platform threads (reader and writer are NativeThread ids)
+     * blocked on the socket before it is closed; the channel has already
+     * stopped the poller for virtual threads.
+     */
+    public abstract void preClose(FileDescriptor fd, long reader, long writer) throws IOException;
 
     /** Closes the socket; no thread is using it any more. */
-    public void close(int fdVal) throws IOException {
-        throw new InternalError();
-    }
+    public abstract void close(FileDescriptor fd) throws IOException;
 
-    /** poll(2) on an array of struct pollfd, for the selector. */
-    public int poll(long pollAddress, int numfds, int timeout) throws IOException {
-        throw new InternalError();
-    }
-
-    /** The dispatcher the channels use for data and close. */
-    NativeDispatcher dispatcher() {
+    /** A dispatcher for a channel to read, write and close through. */
+    final NativeDispatcher dispatcher() {
         return new SocketOpsDispatcher(this);
     }
 }

@@ -29,8 +29,8 @@ import java.io.FileDescriptor;
 import java.io.IOException;
 
 /**
- * The NativeDispatcher of channels whose {@link SocketOps} is not the
- * platform's: forwards data and close calls to it by descriptor value.
+ * The NativeDispatcher of the stream-socket channels: forwards their data
+ * and close calls to their {@link SocketOps}.
  */
 final class SocketOpsDispatcher extends NativeDispatcher {
     private final SocketOps ops;
@@ -41,36 +41,31 @@ final class SocketOpsDispatcher extends NativeDispatcher {
 
     @Override
     int read(FileDescriptor fd, long address, int len) throws IOException {
-        return ops.read(IOUtil.fdVal(fd), address, len);
+        return ops.read(fd, address, len);
     }
 
     @Override
     long readv(FileDescriptor fd, long address, int len) throws IOException {
-        return ops.readv(IOUtil.fdVal(fd), address, len);
+        return ops.readv(fd, address, len);
     }
 
     @Override
     int write(FileDescriptor fd, long address, int len) throws IOException {
-        return ops.write(IOUtil.fdVal(fd), address, len);
+        return ops.write(fd, address, len);
     }
 
     @Override
     long writev(FileDescriptor fd, long address, int len) throws IOException {
-        return ops.writev(IOUtil.fdVal(fd), address, len);
+        return ops.writev(fd, address, len);
     }
 
     @Override
     void close(FileDescriptor fd) throws IOException {
-        int fdVal = IOUtil.fdVal(fd);
-        if (fdVal >= 0) {
-            // never close a number twice: it may have been reused
-            IOUtil.setfdVal(fd, -1);
-            ops.close(fdVal);
-        }
+        ops.close(fd);
     }
 
     @Override
     void implPreClose(FileDescriptor fd, long reader, long writer) throws IOException {
-        ops.preClose(IOUtil.fdVal(fd));
+        ops.preClose(fd, reader, writer);
     }
 }

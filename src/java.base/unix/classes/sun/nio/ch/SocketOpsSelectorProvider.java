@@ -36,17 +36,30 @@ import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.AbstractSelector;
 
 /**
- * A SelectorProvider whose stream-socket channels and poll selector make
- * their OS calls through a given {@link SocketOps}. Its channels and
- * selectors cannot be mixed with those of another provider: registering
- * one with the other's selector throws IllegalSelectorException. Datagram
- * channels and pipes are not supported.
+ * A SelectorProvider for a socket library other than the kernel's: its
+ * stream-socket channels make their OS calls through a given
+ * {@link SocketOps}, and its selector is the poll selector with the
+ * library's own {@link #poll}. Its channels and selectors cannot be mixed
+ * with those of another provider: registering one with the other's
+ * selector throws IllegalSelectorException. Datagram channels and pipes
+ * are not supported.
  */
-public class SocketOpsSelectorProvider extends SelectorProviderImpl {
+public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
     private final SocketOps ops;
 
-    public SocketOpsSelectorProvider(SocketOps ops) {
+    protected SocketOpsSelectorProvider(SocketOps ops) {
         this.ops = ops;
+    }
+
+    /**
+     * poll(2) on an array of struct pollfd of the library's sockets, for
+     * the selector.
+     */
+    protected abstract int poll(long pollAddress, int numfds, int timeout) throws IOException;
+
+    @Override
+    final boolean isExclusive() {
+        return true;
     }
 
     private static void checkFamily(ProtocolFamily family) {
@@ -80,7 +93,12 @@ public class SocketOpsSelectorProvider extends SelectorProviderImpl {
 
     @Override
     public AbstractSelector openSelector() throws IOException {
-        return new PollSelectorImpl(this, ops);
+        return new PollSelectorImpl(this) {
+            @Override
+            int implPoll(long pollAddress, int numfds, int timeout) throws IOException {
+                return SocketOpsSelectorProvider.this.poll(pollAddress, numfds, timeout);
+            }
+        };
     }
 
     @Override

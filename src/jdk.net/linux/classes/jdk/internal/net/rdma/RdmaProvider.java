@@ -25,6 +25,7 @@
 
 package jdk.internal.net.rdma;
 
+import java.io.IOException;
 import java.nio.channels.spi.SelectorProvider;
 
 import sun.nio.ch.SocketOpsSelectorProvider;
@@ -32,13 +33,24 @@ import sun.nio.ch.SocketOpsSelectorProvider;
 /**
  * The SelectorProvider of RDMA channels and selectors: upstream's channel
  * and poll selector classes with the OS calls of {@link RdmaSocketOps}.
+ * {@code jdk.net.RdmaSockets}, which is in share/, finds this Linux class by
+ * name.
  */
-public final class RdmaProvider {
-    private RdmaProvider() { }
+public final class RdmaProvider extends SocketOpsSelectorProvider {
+    private final RdmaSocketOps ops;
+
+    private RdmaProvider(RdmaSocketOps ops) {
+        super(ops);
+        this.ops = ops;
+    }
 
     private static class Holder {
-        static final SelectorProvider PROVIDER =
-                new SocketOpsSelectorProvider(new RdmaSocketOps());
+        static final RdmaProvider PROVIDER = new RdmaProvider(new RdmaSocketOps());
+    }
+
+    @Override
+    protected int poll(long pollAddress, int numfds, int timeout) throws IOException {
+        return ops.poll(pollAddress, numfds, timeout);
     }
 
     /**

@@ -43,12 +43,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.SharedSecrets;
 import jdk.net.RdmaSocketOptions;
 import sun.nio.ch.IOUtil;
+import sun.nio.ch.SelChImpl;
 import sun.nio.ch.SocketOps;
 
 /**
@@ -118,11 +118,10 @@ final class RdmaSocketOps extends SocketOps {
 
     /*
      * rlisten and rconnect are made by one thread at a time, and connects
-     * are synchronous (RdmaNet.connect0): the configuration the tests
-     * verified.  (The hang first blamed on concurrent non-blocking connects
-     * was librdmacm 44.0's service-thread bug; see RdmaNet.c.)  The cost: a
-     * connect to an unreachable address, which rsockets retries for about
-     * two minutes, holds up every other connect and listen meanwhile.
+     * are synchronous (RdmaNet.connect0), so that no two threads drive
+     * librdmacm's connection manager at once.  The cost: a connect to an
+     * unreachable address, which rsockets retries for about two minutes,
+     * holds up every other connect and listen meanwhile.
      */
     private static final Object CM_LOCK = new Object();
 
@@ -133,6 +132,12 @@ final class RdmaSocketOps extends SocketOps {
     }
 
     // -- creation, naming, connection
+
+    @Override
+    public void beforeTcpBind(FileDescriptor fd, InetAddress addr, int port) { }
+
+    @Override
+    public void beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port) { }
 
     @Override
     public FileDescriptor socket(ProtocolFamily family, boolean stream) throws IOException {
@@ -307,7 +312,8 @@ final class RdmaSocketOps extends SocketOps {
     }
 
     @Override
-    public void park(int fdVal, int event, long nanos, BooleanSupplier isOpen) {
+    public void park(SelChImpl ch, int event, long nanos) {
+        int fdVal = ch.getFDVal();
         long start = System.nanoTime();
         long deadline = (nanos > 0) ? start + nanos : 0;
         long k = key(fdVal, event);
@@ -316,7 +322,7 @@ final class RdmaSocketOps extends SocketOps {
         try {
             long sleep = MIN_PARK_NANOS;
             for (;;) {
-                if (w.stopped || !isOpen.getAsBoolean() || w.thread.isInterrupted())
+                if (w.stopped || !ch.isOpen() || w.thread.isInterrupted())
                     return;
                 if (RdmaNet.poll0(fdVal, event) != 0)
                     return;
@@ -358,45 +364,52 @@ final class RdmaSocketOps extends SocketOps {
         wake(key(fdVal, event));
     }
 
-    // -- data, close, poll
+    // -- data and close
 
     @Override
-    public int read(int fdVal, long address, int len) throws IOException {
-        return RdmaNet.read0(fdVal, address, len);
+    public int read(FileDescriptor fd, long address, int len) throws IOException {
+        return RdmaNet.read0(FDA.get(fd), address, len);
     }
 
     @Override
-    public long readv(int fdVal, long address, int len) throws IOException {
-        return RdmaNet.readv0(fdVal, address, len);
+    public long readv(FileDescriptor fd, long address, int len) throws IOException {
+        return RdmaNet.readv0(FDA.get(fd), address, len);
     }
 
     @Override
-    public int write(int fdVal, long address, int len) throws IOException {
-        return RdmaNet.write0(fdVal, address, len);
+    public int write(FileDescriptor fd, long address, int len) throws IOException {
+        return RdmaNet.write0(FDA.get(fd), address, len);
     }
 
     @Override
-    public long writev(int fdVal, long address, int len) throws IOException {
-        return RdmaNet.writev0(fdVal, address, len);
+    public long writev(FileDescriptor fd, long address, int len) throws IOException {
+        return RdmaNet.writev0(FDA.get(fd), address, len);
     }
 
     @Override
-    public void preClose(int fdVal) {
+    public void preClose(FileDescriptor fd, long reader, long writer) {
+        int fdVal = FDA.get(fd);
         wake(key(fdVal, POLLIN));
         wake(key(fdVal, POLLOUT));
     }
 
     @Override
-    public void close(int fdVal) throws IOException {
-        // forget the number's state before it can be reused
+    public void close(FileDescriptor fd) throws IOException {
+        int fdVal = FDA.get(fd);
+        if (fdVal < 0)
+            return;
+        // Never close a number twice: rsockets may have handed it out again.
+        FDA.set(fd, -1);
+        // Forget the number's state before it can be reused.
         lingers.remove(fdVal);
         if (listeners.remove(fdVal))
             listenerCount.decrementAndGet();
         RdmaNet.close0(fdVal);
     }
 
-    @Override
-    public int poll(long pollAddress, int numfds, int timeout) throws IOException {
+    // -- the selector's poll (RdmaProvider)
+
+    int poll(long pollAddress, int numfds, int timeout) throws IOException {
         int cap = (listenerCount.get() > 0) ? LISTENER_POLL_MILLIS : -1;
         return RdmaNet.pollArray0(pollAddress, numfds, timeout, cap);
     }

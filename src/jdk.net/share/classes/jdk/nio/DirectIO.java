@@ -37,7 +37,6 @@ import java.util.Optional;
 
 import sun.nio.ch.DirectIOAlignment;
 import sun.nio.ch.FileChannelImpl;
-import sun.nio.ch.LinuxDirectIO;
 
 /**
  * Tells what alignment direct I/O on a file needs, and whether a channel
@@ -63,11 +62,11 @@ import sun.nio.ch.LinuxDirectIO;
  * They may be smaller than the file system's block size, the value
  * {@link java.nio.file.FileStore#getBlockSize()} returns.  Where the file
  * system reports nothing, all values are the block size and
- * {@link Alignment#isExact()} is {@code false}.  Which file systems report
- * what, measured on Linux 6.18, is tabulated in the fork's
- * {@code doc/jep-direct-io.md}.
+ * {@link Alignment#isExact()} is {@code false}.  On other operating
+ * systems all values are the block size of the file's store, and
+ * {@code isExact()} is {@code false}.
  *
- * @since 25
+ * @since rdio 1
  */
 public final class DirectIO {
 
@@ -78,7 +77,7 @@ public final class DirectIO {
      * obtained from {@link DirectIO#alignment(Path)} and
      * {@link DirectIO#alignment(FileChannel)}.
      *
-     * @since 25
+     * @since rdio 1
      */
     public static final class Alignment {
         private final int memory;
@@ -123,9 +122,8 @@ public final class DirectIO {
         /**
          * Tells whether the operating system reported these values for the
          * file.  If {@code false}, they are the file system's block size,
-         * the values JDK 25 uses, which are never smaller than what the
-         * file needs; the file system may then still refuse direct I/O when
-         * the file is opened.
+         * which is never smaller than what the file needs; the file system
+         * may then still refuse direct I/O when the file is opened.
          *
          * @return {@code true} if the values are the kernel's own
          */
@@ -170,16 +168,16 @@ public final class DirectIO {
      * @throws ProviderMismatchException if {@code file} is not a path of
      *         the default file system
      * @throws java.nio.file.NoSuchFileException if the file does not exist
-     * @throws FileSystemException if the file is a directory, a FIFO, a
-     *         socket or a character device, for which direct I/O means
-     *         nothing; the exception names the file
+     * @throws FileSystemException if the file is a directory or, on Linux,
+     *         a FIFO, a socket or a character device, for which direct I/O
+     *         means nothing; the exception names the file
      * @throws IOException if another I/O error occurs
      */
     public static Alignment alignment(Path file) throws IOException {
         Objects.requireNonNull(file, "file");
         if (file.getFileSystem() != FileSystems.getDefault())
             throw new ProviderMismatchException("Not a path of the default file system: " + file);
-        return new Alignment(LinuxDirectIO.query(file));
+        return new Alignment(DirectIOAlignment.query(file));
     }
 
     /**
