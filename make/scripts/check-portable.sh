@@ -102,9 +102,25 @@ platforms_of() {   # MODULE-LESS PATH a/b/C
     echo "$out"
 }
 
+# Which source file, and so which directory, each class file comes from.
+declare -A origin=()
+classes=()
+for f in "${java[@]}"; do
+    module=${f#src/}; module=${module%%/*}
+    rel=${f#src/"$module"/*/classes/}; rel=${rel%.java}
+    for cls in "$work/classes/$module/$rel.class" "$work/classes/$module/$rel"\$*.class; do
+        [ -f "$cls" ] || continue
+        origin[$cls]=$f
+        classes+=("$cls")
+    done
+done
+
 bad=0
 declare -A seen=()
-for f in "${java[@]}"; do
+# javap prints "Classfile PATH" before each class, then its constant pool,
+# where "#12 = Class #34 // a/b/C" is a class the code names.
+while read -r cls ref; do
+    f=${origin[$cls]}
     module=${f#src/}; module=${module%%/*}
     rest=${f#src/"$module"/}; dir=${rest%%/*}
     rel=${f#src/"$module"/*/classes/}; rel=${rel%.java}
@@ -112,25 +128,25 @@ for f in "${java[@]}"; do
         share) need="linux macosx aix windows" ;;
         unix)  need="linux macosx aix" ;;
     esac
-    for cls in "$work/classes/$module/$rel.class" "$work/classes/$module/$rel"\$*.class; do
-        [ -f "$cls" ] || continue
-        while read -r ref; do
-            top=${ref%%\$*}
-            [ "$top" = "$rel" ] && continue
-            key="$dir:$top"
-            [ -n "${seen[$key]:-}" ] && continue
-            seen[$key]=1
-            have=" $(platforms_of "$top") "
-            for p in $need; do
-                if [[ $have != *" $p "* ]]; then
-                    echo "$f: names ${top//\//.}, which does not exist on $p" >&2
-                    bad=$((bad + 1))
-                    break
-                fi
-            done
-        done < <("$boot_jdk/bin/javap" -v -p "$cls" | sed -n 's/^ *#[0-9]* = Class *#[0-9]* *\/\/ *\(\[*L\)\{0,1\}\([A-Za-z_$][A-Za-z0-9_$/]*\);\{0,1\}$/\2/p' | sort -u)
+    top=${ref%%\$*}
+    [ "$top" = "$rel" ] && continue
+    key="$f:$top"
+    [ -n "${seen[$key]:-}" ] && continue
+    seen[$key]=1
+    have=" $(platforms_of "$top") "
+    for p in $need; do
+        if [[ $have != *" $p "* ]]; then
+            echo "$f: names ${top//\//.}, which does not exist on $p" >&2
+            bad=$((bad + 1))
+            break
+        fi
     done
-done
+done < <("$boot_jdk/bin/javap" -v -p "${classes[@]}" |
+         awk '/^Classfile / { cls = $2; next }
+              $2 == "=" && $3 == "Class" && $5 == "//" {
+                  ref = $6; gsub(/^"?\[*L?|;?"?$/, "", ref)
+                  if (ref ~ /\//) print cls, ref
+              }')
 
 # 3. Public API in a platform directory.
 for f in $(grep -E '^src/[^/]+/(linux|unix|macosx|aix|windows)/classes/.*\.java$' "$files"); do
