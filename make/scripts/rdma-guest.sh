@@ -88,8 +88,9 @@ usage() {
 # --- Arguments ---------------------------------------------------------------
 
 config_value() {   # NAME: a value from build/config.mk, if configure wrote one
+    [ -f "$RDIO_BUILD/config.mk" ] || return 0
     rdio_config_check
-    sed -n "s/^$1 := //p" "$RDIO_BUILD/config.mk" 2>/dev/null | head -n1
+    sed -n "s/^$1 := //p" "$RDIO_BUILD/config.mk" | head -n1
 }
 
 jdk='' jtreg_home='' out='' tests=() bench_jar='' bench_args=()
