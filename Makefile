@@ -67,20 +67,16 @@ ifneq ($(RDIO_CONF_DIR),)
   endif
 endif
 
-# Whether upstream's make builds librdmasocket (make/patches/0010): from
-# configure --with-rdma.
-RDIO_MAKE_VARS := ENABLE_RDMA=$(if $(filter yes,$(RDIO_WITH_RDMA)),true,false)
-
 # Every target that builds refreshes build/src first: cheap when nothing
 # changed, and it picks up edited overlay files and patches.
 assemble: $(BUILD)/config.mk
 	@$(SCRIPTS)/assemble.sh $(RDIO_PRISTINE)
 
 images: assemble
-	+$(MAKE) -C $(RDIO_CONF_DIR) images $(RDIO_MAKE_VARS)
+	+$(MAKE) -C $(RDIO_CONF_DIR) images
 
 test: assemble
-	+$(MAKE) -C $(RDIO_CONF_DIR) test $(RDIO_MAKE_VARS) TEST="$(TEST)" $(if $(JTREG),JTREG="$(JTREG)")
+	+$(MAKE) -C $(RDIO_CONF_DIR) test TEST="$(TEST)" $(if $(JTREG),JTREG="$(JTREG)")
 
 # The host tests, the direct I/O matrix, then the RDMA group in the guest;
 # one summary line.
@@ -97,7 +93,7 @@ test-directio-fs: images
 	@$(SCRIPTS)/directio-fs.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
 
 bench: assemble
-	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark $(RDIO_MAKE_VARS)
+	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark
 	@$(SCRIPTS)/bench.sh $(RDIO_CONF_DIR)
 
 # Measures the image as it is built (make images first): it does not
