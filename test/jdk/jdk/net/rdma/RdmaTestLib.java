@@ -32,6 +32,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import jdk.test.lib.Asserts;
 import jdk.test.lib.Utils;
@@ -112,17 +115,15 @@ public final class RdmaTestLib {
     /**
      * Waits until thread t, platform or virtual, is waiting, or has ended
      * (the caller then reports its outcome). A blocked RDMA operation parks
-     * between polls of its rsocket, so a thread in WAITING or TIMED_WAITING
-     * is inside the operation, past the checks it makes on entry. Fails if
-     * t neither waits nor ends within REACH_MILLIS.
+     * between polls of its rsocket, so a thread seen in WAITING or
+     * TIMED_WAITING is inside the operation, past the checks it makes on
+     * entry. Fails if t neither waits nor ends within REACH_MILLIS.
      */
     public static void awaitWaiting(Thread t) {
-        boolean waiting = Utils.waitForCondition(() -> switch (t.getState()) {
+        await(() -> switch (t.getState()) {
             case WAITING, TIMED_WAITING, BLOCKED, TERMINATED -> true;
             default -> false;
-        }, REACH_MILLIS, 1);
-        Asserts.assertTrue(waiting, t + " waiting within " + REACH_MILLIS + " ms (it is "
-                + t.getState() + ")");
+        }, () -> t + " waiting (it is " + t.getState() + ")");
     }
 
     /**
@@ -132,10 +133,24 @@ public final class RdmaTestLib {
      * Fails if t neither gets there nor ends within REACH_MILLIS.
      */
     public static void awaitFrame(Thread t, String className, String method) {
-        boolean there = Utils.waitForCondition(() -> !t.isAlive()
-                || Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getMethodName().equals(method)
-                        && f.getClassName().contains(className)), REACH_MILLIS, 1);
-        Asserts.assertTrue(there, t + " in " + className + "." + method + " within " + REACH_MILLIS + " ms");
+        await(() -> !t.isAlive() || Arrays.stream(t.getStackTrace())
+                        .anyMatch(f -> f.getMethodName().equals(method) && f.getClassName().contains(className)),
+              () -> t + " in " + className + "." + method);
+    }
+
+    // Returns once seen is true, which it need not stay: a blocked RDMA
+    // operation is RUNNABLE while it polls, between parks.
+    private static void await(BooleanSupplier seen, Supplier<String> what) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REACH_MILLIS);
+        while (!seen.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0)
+                Asserts.fail(what.get() + ": not seen within " + REACH_MILLIS + " ms");
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                throw new RuntimeException(e);
+            }
+        }
     }
 
     /** Each case's deadline, in seconds (rdio.rdma.caseTimeout). */
