@@ -45,8 +45,7 @@
 files=$RDIO_BUILD/assemble/files
 src=$RDIO_BUILD/src/src
 [ -f "$files" ] || die "build/src is not assembled: run make assemble"
-rdio_config_check
-boot_jdk=$(sed -n 's/^RDIO_BOOT_JDK := //p' "$RDIO_BUILD/config.mk")
+boot_jdk=$(config_value RDIO_BOOT_JDK)
 [ -x "$boot_jdk/bin/javac" ] || die "no javac in the boot JDK '$boot_jdk' of build/config.mk: re-run bash configure"
 
 work=$RDIO_BUILD/check-portable

@@ -144,6 +144,15 @@ rdio_config_check() {
         die "build/config.mk was written by bash configure for the checkout at $top, not for this one at $RDIO_TOP: re-run bash configure"
 }
 
+# A value from build/config.mk, if configure wrote one; fails like
+# rdio_config_check for a config.mk of another checkout.
+#   config_value NAME
+config_value() {
+    [ -f "$RDIO_BUILD/config.mk" ] || return 0
+    rdio_config_check
+    sed -n "s/^$1 := //p" "$RDIO_BUILD/config.mk" | head -n1
+}
+
 sha256_of() {
     sha256sum "$1" | cut -d' ' -f1
 }

@@ -87,12 +87,6 @@ usage() {
 
 # --- Arguments ---------------------------------------------------------------
 
-config_value() {   # NAME: a value from build/config.mk, if configure wrote one
-    [ -f "$RDIO_BUILD/config.mk" ] || return 0
-    rdio_config_check
-    sed -n "s/^$1 := //p" "$RDIO_BUILD/config.mk" | head -n1
-}
-
 jdk='' jtreg_home='' out='' tests=() bench_jar='' bench_args=()
 while [ $# -gt 0 ]; do
     case $1 in
