@@ -28,8 +28,10 @@
  * rsockets calls of librdmacm, which is loaded at run time with dlopen, so
  * that the JDK starts and runs on machines without rdma-core.  Every socket
  * is non-blocking but for the connect handshake (connect0); waiting is
- * done in Java.  Errors become Java exceptions
- * here (errno mapping); "would block" becomes IOS_UNAVAILABLE.
+ * done in Java.  The natives return sun.nio.ch.IOStatus codes: "would
+ * block" is IOS_UNAVAILABLE, and an error is thrown, as the exception that
+ * java.net specifies for the operation, and returns IOS_THROWN.  The
+ * workarounds for librdmacm bugs are in RdmaWorkarounds.c.
  */
 
 #include <dlfcn.h>
@@ -40,24 +42,17 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/timerfd.h>
 #include <sys/uio.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <rdma/rdma_cma.h>
 #include <rdma/rsocket.h>
 
 #include "jni.h"
 #include "jni_util.h"
-
-/* The IOStatus codes of sun.nio.ch.IOStatus (nio.h). */
-#define IOS_EOF           (-1)
-#define IOS_UNAVAILABLE   (-2)
-#define IOS_INTERRUPTED   (-3)
+#include "nio.h"
+#include "RdmaNet.h"
 
 /* Option codes of RdmaNet.java. */
 #define OPT_SO_SNDBUF     0
@@ -69,22 +64,27 @@
 #define OPT_RDMA_RQSIZE   6
 #define OPT_RDMA_INLINE   7
 
+#define SOCKET_EXCEPTION  JNU_JAVANETPKG "SocketException"
+#define BIND_EXCEPTION    JNU_JAVANETPKG "BindException"
+#define CONNECT_EXCEPTION JNU_JAVANETPKG "ConnectException"
+#define NO_ROUTE_EXCEPTION JNU_JAVANETPKG "NoRouteToHostException"
+
 /* The functions taken from librdmacm (and libibverbs, its dependency). */
-static int (*p_rsocket)(int, int, int);
-static int (*p_rbind)(int, const struct sockaddr *, socklen_t);
-static int (*p_rlisten)(int, int);
+int (*p_rsocket)(int, int, int);
+int (*p_rbind)(int, const struct sockaddr *, socklen_t);
+int (*p_rlisten)(int, int);
+int (*p_rconnect)(int, const struct sockaddr *, socklen_t);
+int (*p_rclose)(int);
+int (*p_rpoll)(struct pollfd *, nfds_t, int);
+int (*p_rfcntl)(int, int, ...);
 static int (*p_raccept)(int, struct sockaddr *, socklen_t *);
-static int (*p_rconnect)(int, const struct sockaddr *, socklen_t);
 static int (*p_rshutdown)(int, int);
-static int (*p_rclose)(int);
 static ssize_t (*p_rrecv)(int, void *, size_t, int);
 static ssize_t (*p_rsend)(int, const void *, size_t, int);
 static ssize_t (*p_rwritev)(int, const struct iovec *, int);
-static int (*p_rpoll)(struct pollfd *, nfds_t, int);
 static int (*p_rgetsockname)(int, struct sockaddr *, socklen_t *);
 static int (*p_rsetsockopt)(int, int, int, const void *, socklen_t);
 static int (*p_rgetsockopt)(int, int, int, void *, socklen_t *);
-static int (*p_rfcntl)(int, int, ...);
 static struct ibv_context **(*p_rdma_get_devices)(int *);
 static void (*p_rdma_free_devices)(struct ibv_context **);
 
@@ -101,7 +101,7 @@ static jstring message(JNIEnv *env, const char *prefix, const char *detail, cons
             return message(env, "RDMA sockets are not available: librdmacm.so.1 lacks ", name, ""); \
     } while (0)
 
-static int setNonBlocking(int fd)
+int setNonBlocking(int fd)
 {
     int flags = p_rfcntl(fd, F_GETFL, 0);
     if (flags < 0)
@@ -143,8 +143,10 @@ Java_jdk_internal_net_rdma_RdmaNet_init0(JNIEnv *env, jclass cl)
     errno = 0;
     struct ibv_context **list = p_rdma_get_devices(&n);
     if (list == NULL) {
+        char err[128] = "";
+        (void) getErrorString(errno != 0 ? errno : ENODEV, err, sizeof(err));
         return message(env, "RDMA sockets are not available: no RDMA device (rdma_cm: ",
-                       strerror(errno != 0 ? errno : ENODEV), "; is the rdma_ucm module loaded?)");
+                       err, "; is the rdma_ucm module loaded?)");
     }
     p_rdma_free_devices(list);
     if (n == 0) {
@@ -166,61 +168,99 @@ Java_jdk_internal_net_rdma_RdmaNet_init0(JNIEnv *env, jclass cl)
     return NULL;
 }
 
-/* Throws the exception that stands for errno err in operation what. */
-static void throwErrno(JNIEnv *env, int err, const char *what)
+/*
+ * Throws the exception for errno err of an rsockets call and returns
+ * IOS_THROWN.  A reset is a SocketException "Connection reset", whatever
+ * the call: rsockets reports a write to a peer that has closed or shut
+ * down its end as ECONNRESET, and EPIPE and EIO mean the same for a
+ * stream socket.  Any other errno is an exception of class cls, which the
+ * caller chooses for its operation, with the message of err.
+ */
+static jint throwError(JNIEnv *env, int err, const char *cls)
 {
-    const char *cls = "java/net/SocketException";
-    char buf[256];
-    const char *msg = strerror(err);
     switch (err) {
-    case ECONNREFUSED:
-        cls = "java/net/ConnectException"; msg = "Connection refused"; break;
-    case ETIMEDOUT:
-        cls = "java/net/ConnectException"; msg = "Connection timed out"; break;
-    case ENETUNREACH: case EHOSTUNREACH:
-        cls = "java/net/NoRouteToHostException"; break;
-    case EADDRINUSE:
-        cls = "java/net/BindException"; msg = "Address already in use"; break;
-    case ENODEV: case EADDRNOTAVAIL:
-        cls = (strcmp(what, "connect") == 0) ? "java/net/ConnectException" : "java/net/BindException";
-        msg = "address not reachable through an RDMA device";
-        break;
     case ECONNRESET:
     case EPIPE:
-        cls = (strcmp(what, "read") == 0) ? "sun/net/ConnectionResetException" : "java/net/SocketException";
-        msg = "Connection reset";
+    case EIO:
+        JNU_ThrowByName(env, SOCKET_EXCEPTION, "Connection reset");
+        break;
+    case ENODEV:
+        errno = err;
+        JNU_ThrowByNameWithMessageAndLastError(env, cls, "no RDMA device for this address");
         break;
     case ENOMEM:
-        msg = "out of RDMA resources (check RLIMIT_MEMLOCK; rsockets also limits descriptors to 65535)";
+        errno = err;
+        JNU_ThrowByNameWithMessageAndLastError(env, cls,
+            "out of RDMA resources: check RLIMIT_MEMLOCK; rsockets allows 65535 descriptors");
         break;
-    case EIO:
-        cls = "java/io/IOException"; msg = "RDMA transport error"; break;
-    case EBADF:
-        msg = "Socket closed"; break;
     default:
+        errno = err;
+        JNU_ThrowByNameWithLastError(env, cls, "RDMA socket error");
         break;
     }
-    snprintf(buf, sizeof(buf), "%s (%s)", msg, what);
-    JNU_ThrowByName(env, cls, buf);
+    return IOS_THROWN;
+}
+
+/* Throws SocketException (or "Connection reset") for errno err. */
+static jint throwSocketError(JNIEnv *env, int err)
+{
+    return throwError(env, err, SOCKET_EXCEPTION);
+}
+
+/* The failure of a connect: the remote address refused or is unreachable. */
+static jint throwConnectError(JNIEnv *env, int err)
+{
+    switch (err) {
+    case ECONNREFUSED:
+    case ETIMEDOUT:
+    case ENETUNREACH:
+    case EADDRNOTAVAIL:
+    case ENODEV:
+        return throwError(env, err, CONNECT_EXCEPTION);
+    case EHOSTUNREACH:
+        return throwError(env, err, NO_ROUTE_EXCEPTION);
+    default:
+        return throwSocketError(env, err);
+    }
 }
 
 /*
- * The I/O status for a failed r* call, from errno: "would block" and
- * "interrupted" are statuses; anything else is thrown, and the status
- * returned then is ignored by the caller, which sees the exception.
+ * The failure of a bind, or of the listen that completes the bind of a
+ * server socket: the local address is in use or not on an RDMA device.
  */
-static jint ioStatus(JNIEnv *env, const char *what)
+static jint throwBindError(JNIEnv *env, int err)
 {
-    int err = errno;
+    switch (err) {
+    case EADDRINUSE:
+    case EADDRNOTAVAIL:
+    case ENODEV:
+        return throwError(env, err, BIND_EXCEPTION);
+    default:
+        return throwSocketError(env, err);
+    }
+}
+
+/*
+ * The I/O status for errno err of a failed read, write or accept: "would
+ * block" and "interrupted" are statuses, anything else is thrown.  A reset
+ * while reading is sun.net.ConnectionResetException, as upstream's
+ * SocketDispatcher throws it: SocketChannelImpl remembers it and throws
+ * SocketException "Connection reset" for this and every later read.
+ */
+static jint ioStatus(JNIEnv *env, int err, jboolean reading)
+{
     if (err == EAGAIN || err == EWOULDBLOCK)
         return IOS_UNAVAILABLE;
     if (err == EINTR)
         return IOS_INTERRUPTED;
-    throwErrno(env, err, what);
-    return IOS_UNAVAILABLE;
+    if (reading && (err == ECONNRESET || err == EPIPE || err == EIO)) {
+        JNU_ThrowByName(env, "sun/net/ConnectionResetException", "Connection reset");
+        return IOS_THROWN;
+    }
+    return throwSocketError(env, err);
 }
 
-static int toSockaddr(JNIEnv *env, jbyteArray addr, jint port, struct sockaddr_storage *ss, socklen_t *len)
+void toSockaddr(JNIEnv *env, jbyteArray addr, jint port, struct sockaddr_storage *ss, socklen_t *len)
 {
     jsize n = (*env)->GetArrayLength(env, addr);
     memset(ss, 0, sizeof(*ss));
@@ -237,7 +277,6 @@ static int toSockaddr(JNIEnv *env, jbyteArray addr, jint port, struct sockaddr_s
         (*env)->GetByteArrayRegion(env, addr, 0, 16, (jbyte *) &sin6->sin6_addr);
         *len = sizeof(*sin6);
     }
-    return 0;
 }
 
 /* Stores the address in out (16 bytes) and returns (length << 16) | port. */
@@ -254,93 +293,16 @@ static jint fromSockaddr(JNIEnv *env, struct sockaddr_storage *ss, jbyteArray ou
     }
 }
 
-/*
- * Works around a bug of librdmacm releases without rdma-core commit
- * 24061f015 (fixed in 53.0, backported to 44.7 and to later stable
- * releases; Debian 12 ships 44.0).  Its service threads, one that watches
- * every accepted socket and every connect in progress and one that watches
- * every listening socket, keep polling the descriptor array they started
- * with after that array grows past its first size: they write to
- * freed memory (glibc then aborts with "free(): invalid next size"), spin,
- * and read the event channels of other sockets; one without a pending event
- * blocks it for good, and with it every later raccept and rclose of the
- * process (they wait for it under librdmacm's global lock); a listener
- * added after the growth is never watched, so its connections are lost.
- *
- * The arrays never shrink, and each start of a thread makes its array four
- * entries larger.  So start and stop each thread rounds times, before any
- * socket exists.  The connection service: a non-blocking rconnect to addr,
- * still resolving, registers the socket (the thread starts), and rclose
- * unregisters it (the thread ends).  The listen service: rlisten on addr,
- * port 0, then rclose.  addr is a local address, so nothing goes on the
- * wire.  Returns false if a round could not register a socket (e.g. addr
- * is loopback, which has no RDMA device: rconnect fails with ENODEV).
- */
-JNIEXPORT jboolean JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds)
-{
-    struct sockaddr_storage ss;
-    socklen_t len;
-    toSockaddr(env, addr, 9, &ss, &len);
-    for (int i = 0; i < rounds; i++) {
-        int fd = p_rsocket(ss.ss_family, SOCK_STREAM, 0);
-        if (fd < 0)
-            return JNI_FALSE;
-        int rv = -1;
-        if (setNonBlocking(fd) == 0)
-            rv = p_rconnect(fd, (struct sockaddr *) &ss, len);
-        int err = errno;
-        p_rclose(fd);
-        if (rv == 0 || err != EINPROGRESS)
-            return JNI_FALSE;   /* never registered with the service */
-    }
-    struct sockaddr_storage any;     /* addr, port 0 */
-    toSockaddr(env, addr, 0, &any, &len);
-    for (int i = 0; i < rounds; i++) {
-        int fd = p_rsocket(ss.ss_family, SOCK_STREAM, 0);
-        if (fd < 0)
-            return JNI_FALSE;
-        int rv = -1;
-        if (setNonBlocking(fd) == 0 && p_rbind(fd, (struct sockaddr *) &any, len) == 0)
-            rv = p_rlisten(fd, 1);
-        p_rclose(fd);
-        if (rv != 0)
-            return JNI_FALSE;
-    }
-    return JNI_TRUE;
-}
-
-/*
- * Makes the rsocket's connection-manager event channel non-blocking.  The
- * number of a stream rsocket is the descriptor of that channel, so this is
- * fcntl(2), not rfcntl, which leaves the channel of a connected socket alone.
- *
- * Why: the connection service thread of an unfixed librdmacm may
- * read the events of any socket registered with it without one pending
- * (see growServiceSets0).  On a blocking channel that read never returns;
- * non-blocking, it fails with EAGAIN and nothing is lost, since that thread
- * is the only reader of a connected socket's channel.
- */
-static void nonBlockingEvents(int fd)
-{
-    int flags = fcntl(fd, F_GETFL);
-    if (flags >= 0 && (flags & O_NONBLOCK) == 0)
-        (void) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-}
-
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_socket0(JNIEnv *env, jclass cl, jboolean inet6)
 {
     int fd = p_rsocket(inet6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) {
-        throwErrno(env, errno, "socket");
-        return -1;
-    }
+    if (fd < 0)
+        return throwSocketError(env, errno);
     if (setNonBlocking(fd) < 0) {
         int err = errno;
         p_rclose(fd);
-        throwErrno(env, err, "socket");
-        return -1;
+        return throwSocketError(env, err);
     }
     return fd;
 }
@@ -352,22 +314,21 @@ Java_jdk_internal_net_rdma_RdmaNet_bind0(JNIEnv *env, jclass cl, jint fd, jbyteA
     socklen_t len;
     toSockaddr(env, addr, port, &ss, &len);
     if (p_rbind(fd, (struct sockaddr *) &ss, len) < 0)
-        throwErrno(env, errno, "bind");
+        throwBindError(env, errno);
 }
 
 JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_listen0(JNIEnv *env, jclass cl, jint fd, jint backlog)
 {
     if (p_rlisten(fd, backlog) < 0)
-        throwErrno(env, errno, "listen");
+        throwBindError(env, errno);
 }
 
 /*
  * Connects in blocking mode, then makes the socket non-blocking again: the
  * whole handshake runs in this thread, on the socket's own event channel,
  * and the socket is never registered with librdmacm's connection service
- * thread (see growServiceSets0), whose bug would otherwise stall every
- * connect in progress.  A non-blocking connect is future work.
+ * thread (see RdmaWorkarounds.c).  A non-blocking connect is future work.
  */
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_connect0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr, jint port)
@@ -376,20 +337,16 @@ Java_jdk_internal_net_rdma_RdmaNet_connect0(JNIEnv *env, jclass cl, jint fd, jby
     socklen_t len;
     toSockaddr(env, addr, port, &ss, &len);
     int flags = p_rfcntl(fd, F_GETFL, 0);
-    if (flags < 0 || p_rfcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
-        throwErrno(env, errno, "connect");
-        return IOS_UNAVAILABLE;
-    }
+    if (flags < 0 || p_rfcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        return throwSocketError(env, errno);
     int rv;
     do {
         rv = p_rconnect(fd, (struct sockaddr *) &ss, len);
     } while (rv < 0 && errno == EINTR);
     int err = errno;
     (void) p_rfcntl(fd, F_SETFL, flags | O_NONBLOCK);
-    if (rv < 0) {
-        throwErrno(env, err, "connect");
-        return IOS_UNAVAILABLE;
-    }
+    if (rv < 0)
+        return throwConnectError(env, err);
     nonBlockingEvents(fd);
     return 1;
 }
@@ -401,9 +358,8 @@ Java_jdk_internal_net_rdma_RdmaNet_pollConnect0(JNIEnv *env, jclass cl, jint fd)
     struct pollfd pfd = { fd, POLLOUT, 0 };
     int n = p_rpoll(&pfd, 1, 0);
     if (n < 0) {
-        if (errno == EINTR)
-            return JNI_FALSE;
-        throwErrno(env, errno, "connect");
+        if (errno != EINTR)
+            throwSocketError(env, errno);
         return JNI_FALSE;
     }
     if (n == 0)
@@ -412,18 +368,16 @@ Java_jdk_internal_net_rdma_RdmaNet_pollConnect0(JNIEnv *env, jclass cl, jint fd)
     socklen_t len = sizeof(err);
     if (p_rgetsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
         err = errno;
+    if (err == 0 && (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) != 0)
+        err = ECONNREFUSED;
     if (err != 0) {
-        throwErrno(env, err, "connect");
-        return JNI_FALSE;
-    }
-    if ((pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) != 0) {
-        throwErrno(env, ECONNREFUSED, "connect");
+        throwConnectError(env, err);
         return JNI_FALSE;
     }
     return JNI_TRUE;
 }
 
-/* Returns the new socket, non-blocking, or IOS_UNAVAILABLE. */
+/* Returns the new socket, non-blocking, or an IOStatus code. */
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_accept0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr, jintArray info)
 {
@@ -433,14 +387,13 @@ Java_jdk_internal_net_rdma_RdmaNet_accept0(JNIEnv *env, jclass cl, jint fd, jbyt
     if (nfd < 0) {
         if (errno == ECONNABORTED)
             return IOS_INTERRUPTED;     /* the peer gave up: accept again */
-        return ioStatus(env, "accept");
+        return ioStatus(env, errno, JNI_FALSE);
     }
     nonBlockingEvents(nfd);
     if (setNonBlocking(nfd) < 0) {
         int err = errno;
         p_rclose(nfd);
-        throwErrno(env, err, "accept");
-        return IOS_UNAVAILABLE;
+        return throwSocketError(env, err);
     }
     jint v = fromSockaddr(env, &ss, addr);
     (*env)->SetIntArrayRegion(env, info, 0, 1, &v);
@@ -453,10 +406,8 @@ Java_jdk_internal_net_rdma_RdmaNet_localAddress0(JNIEnv *env, jclass cl, jint fd
 {
     struct sockaddr_storage ss;
     socklen_t len = sizeof(ss);
-    if (p_rgetsockname(fd, (struct sockaddr *) &ss, &len) < 0) {
-        throwErrno(env, errno, "getsockname");
-        return -1;
-    }
+    if (p_rgetsockname(fd, (struct sockaddr *) &ss, &len) < 0)
+        return throwSocketError(env, errno);
     return fromSockaddr(env, &ss, addr);
 }
 
@@ -465,7 +416,7 @@ Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, ji
 {
     int h = (how == 0) ? SHUT_RD : (how == 1) ? SHUT_WR : SHUT_RDWR;
     if (p_rshutdown(fd, h) < 0 && errno != ENOTCONN)
-        throwErrno(env, errno, "shutdown");
+        throwSocketError(env, errno);
 }
 
 static int optionOf(jint opt, int *level, int *name)
@@ -488,7 +439,7 @@ Java_jdk_internal_net_rdma_RdmaNet_setIntOption0(JNIEnv *env, jclass cl, jint fd
 {
     int level, name;
     if (optionOf(opt, &level, &name) < 0) {
-        JNU_ThrowByName(env, "java/lang/InternalError", "bad option");
+        JNU_ThrowInternalError(env, "bad option");
         return;
     }
     int rv;
@@ -501,10 +452,10 @@ Java_jdk_internal_net_rdma_RdmaNet_setIntOption0(JNIEnv *env, jclass cl, jint fd
     }
     if (rv < 0) {
         if (errno == EINVAL && level == SOL_RDMA) {
-            JNU_ThrowByName(env, "java/net/SocketException",
+            JNU_ThrowByName(env, SOCKET_EXCEPTION,
                             "RDMA queue and inline sizes can only be set before the socket is connected");
         } else {
-            throwErrno(env, errno, "setsockopt");
+            throwSocketError(env, errno);
         }
     }
 }
@@ -514,24 +465,20 @@ Java_jdk_internal_net_rdma_RdmaNet_getIntOption0(JNIEnv *env, jclass cl, jint fd
 {
     int level, name;
     if (optionOf(opt, &level, &name) < 0) {
-        JNU_ThrowByName(env, "java/lang/InternalError", "bad option");
-        return -1;
+        JNU_ThrowInternalError(env, "bad option");
+        return IOS_THROWN;
     }
     if (level == SOL_RDMA) {
         uint32_t v = 0;
         socklen_t len = sizeof(v);
-        if (p_rgetsockopt(fd, level, name, &v, &len) < 0) {
-            throwErrno(env, errno, "getsockopt");
-            return -1;
-        }
+        if (p_rgetsockopt(fd, level, name, &v, &len) < 0)
+            return throwSocketError(env, errno);
         return (jint) v;
     } else {
         int v = 0;
         socklen_t len = sizeof(v);
-        if (p_rgetsockopt(fd, level, name, &v, &len) < 0) {
-            throwErrno(env, errno, "getsockopt");
-            return -1;
-        }
+        if (p_rgetsockopt(fd, level, name, &v, &len) < 0)
+            return throwSocketError(env, errno);
         return v;
     }
 }
@@ -544,7 +491,7 @@ Java_jdk_internal_net_rdma_RdmaNet_read0(JNIEnv *env, jclass cl, jint fd, jlong 
         return (jint) n;
     if (n == 0)
         return (len == 0) ? 0 : IOS_EOF;
-    return ioStatus(env, "read");
+    return ioStatus(env, errno, JNI_TRUE);
 }
 
 /*
@@ -563,7 +510,7 @@ Java_jdk_internal_net_rdma_RdmaNet_readv0(JNIEnv *env, jclass cl, jint fd, jlong
         if (n < 0) {
             if (total > 0)
                 return total;   /* the next call reports the error */
-            return ioStatus(env, "read");
+            return ioStatus(env, errno, JNI_TRUE);
         }
         if (n == 0)
             return (total > 0) ? total : IOS_EOF;
@@ -580,7 +527,7 @@ Java_jdk_internal_net_rdma_RdmaNet_write0(JNIEnv *env, jclass cl, jint fd, jlong
     ssize_t n = p_rsend(fd, (const void *)(intptr_t) address, (size_t) len, 0);
     if (n >= 0)
         return (jint) n;
-    return ioStatus(env, "write");
+    return ioStatus(env, errno, JNI_FALSE);
 }
 
 JNIEXPORT jlong JNICALL
@@ -589,15 +536,18 @@ Java_jdk_internal_net_rdma_RdmaNet_writev0(JNIEnv *env, jclass cl, jint fd, jlon
     ssize_t n = p_rwritev(fd, (const struct iovec *)(intptr_t) address, cnt);
     if (n >= 0)
         return (jlong) n;
-    return ioStatus(env, "write");
+    return ioStatus(env, errno, JNI_FALSE);
 }
 
+/*
+ * rclose shuts the socket down and frees it; it fails only for a number
+ * that is not an rsocket, and returns EBADF then, not -1.  The number is
+ * gone either way, so there is nothing to report.
+ */
 JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd)
 {
-    int rv = p_rclose(fd);
-    if (rv != 0 && rv != EBADF && errno != EBADF && errno != ENOTCONN && errno != EINTR)
-        throwErrno(env, rv > 0 ? rv : errno, "close");
+    (void) p_rclose(fd);
 }
 
 /* rpoll of one socket without waiting: its revents, 0 if none. */
@@ -611,94 +561,27 @@ Java_jdk_internal_net_rdma_RdmaNet_poll0(JNIEnv *env, jclass cl, jint fd, jint e
     return (n == 0) ? 0 : pfd.revents;
 }
 
-static long long nowMillis(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
- * rpoll of the selector's struct pollfd array.  rpoll is never given a
- * positive timeout (librdmacm up to v62 leaks its poll gate when one
- * expires, after which every rpoll of the process spins): a deadline, and
- * the cap that makes listeners be re-checked (rsockets may signal accept
- * readiness late), are a timerfd in an extra slot, with rpoll(-1).
+ * rpoll of the selector's struct pollfd array, for timeout milliseconds
+ * (negative: no timeout), the listeners among them re-checked every
+ * capMillis if that is positive (rpollWithTimeout in RdmaWorkarounds.c).
  */
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_pollArray0(JNIEnv *env, jclass cl, jlong address, jint nfds,
                                               jint timeout, jint capMillis)
 {
     struct pollfd *fds = (struct pollfd *)(intptr_t) address;
+    int n;
     if (timeout == 0 || (timeout < 0 && capMillis <= 0)) {
-        int n = p_rpoll(fds, (nfds_t) nfds, timeout == 0 ? 0 : -1);
-        if (n < 0) {
-            if (errno == EINTR)
-                return IOS_INTERRUPTED;
-            throwErrno(env, errno, "poll");
-        }
-        return n;
+        n = p_rpoll(fds, (nfds_t) nfds, timeout == 0 ? 0 : -1);
+    } else {
+        n = rpollWithTimeout(fds, (nfds_t) nfds, timeout, capMillis);
     }
-
-    struct pollfd *tmp = malloc(sizeof(struct pollfd) * (nfds + 1));
-    int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-    if (tmp == NULL || tfd < 0) {
-        free(tmp);
-        if (tfd >= 0)
-            close(tfd);
-        throwErrno(env, tmp == NULL ? ENOMEM : errno, "poll");
-        return -1;
-    }
-    long long deadline = (timeout > 0) ? nowMillis() + timeout : 0;
-    int result;
-    for (;;) {
-        long long wait = capMillis;
-        if (timeout > 0) {
-            long long remaining = deadline - nowMillis();
-            if (remaining <= 0) {
-                remaining = 0;
-            }
-            if (capMillis <= 0 || remaining < wait)
-                wait = remaining;
-        }
-        if (wait <= 0) {
-            result = p_rpoll(fds, (nfds_t) nfds, 0);
-            break;
-        }
-        struct itimerspec its;
-        memset(&its, 0, sizeof(its));
-        its.it_value.tv_sec = wait / 1000;
-        its.it_value.tv_nsec = (wait % 1000) * 1000000;
-        timerfd_settime(tfd, 0, &its, NULL);
-        memcpy(tmp, fds, sizeof(struct pollfd) * nfds);
-        tmp[nfds].fd = tfd;
-        tmp[nfds].events = POLLIN;
-        tmp[nfds].revents = 0;
-        int n = p_rpoll(tmp, (nfds_t) nfds + 1, -1);
-        if (n < 0) {
-            result = n;
-            break;
-        }
-        for (int i = 0; i < nfds; i++)
-            fds[i].revents = tmp[i].revents;
-        if (tmp[nfds].revents != 0)
-            n--;
-        if (n > 0) {
-            result = n;
-            break;
-        }
-        if (timeout > 0 && nowMillis() >= deadline) {
-            result = 0;
-            break;
-        }
-    }
-    int err = errno;
-    close(tfd);
-    free(tmp);
-    if (result < 0) {
-        if (err == EINTR)
+    if (n < 0) {
+        if (errno == EINTR)
             return IOS_INTERRUPTED;
-        throwErrno(env, err, "poll");
+        JNU_ThrowIOExceptionWithLastError(env, "rpoll failed");
+        return IOS_THROWN;
     }
-    return result;
+    return n;
 }

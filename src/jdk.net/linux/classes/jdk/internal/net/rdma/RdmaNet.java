@@ -32,7 +32,13 @@ import java.net.NetworkInterface;
 
 /**
  * The native rsockets calls (library rdmasocket, which loads librdmacm.so.1
- * at run time). Sockets are non-blocking; results are IOStatus codes.
+ * at run time). Sockets are non-blocking; results are IOStatus codes. A
+ * failure throws the exception java.net specifies for the operation:
+ * ConnectException (NoRouteToHostException for an unreachable host) from
+ * connect, BindException from bind and listen (the address is in use or
+ * not on an RDMA device), SocketException "Connection reset" for a reset
+ * (sun.net.ConnectionResetException from a read, which SocketChannelImpl
+ * turns into that), SocketException otherwise.
  */
 final class RdmaNet {
     private RdmaNet() { }
@@ -64,17 +70,17 @@ final class RdmaNet {
     }
 
     /*
-     * Rounds of growServiceSets0: the service threads of an unfixed
-     * librdmacm then have room for 4 * SERVICE_ROUNDS sockets (accepted or
+     * Rounds of growServiceSets0: the service threads of a librdmacm without
+     * the fix then have room for 4 * SERVICE_ROUNDS sockets (accepted or
      * connecting; listening) open at once.
      */
     private static final int SERVICE_ROUNDS = 128;
 
     /**
      * Readies librdmacm's service threads for many sockets, through the
-     * first local non-loopback address where that works (an unfixed
-     * librdmacm corrupts memory otherwise; see growServiceSets0 in
-     * RdmaNet.c).
+     * first local non-loopback address where that works: librdmacm
+     * releases without rdma-core's fix of cm_svc_run (v53.0, v44.7)
+     * corrupt memory when those grow (RdmaWorkarounds.c).
      */
     private static void growServiceSets() {
         try {

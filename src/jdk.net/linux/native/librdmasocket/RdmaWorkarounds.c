@@ -1,0 +1,199 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * Workarounds for librdmacm bugs of the releases librdmasocket runs on
+ * (Debian 12 ships librdmacm 44.0).  rdma-core commits and releases:
+ *
+ * 1. "rsockets: Fix for cm_svc_run thread" (24061f015, first released in
+ *    v53.0; backported to v44.7 and the other stable lines, v30.14 to
+ *    v52.1).  librdmacm registers every accepted socket, and every connect
+ *    in progress, with one service thread, and every listening socket with
+ *    another; both run cm_svc_run, which polls an array of the sockets'
+ *    event channels.  The thread keeps the array pointer it started with
+ *    when the array is reallocated to grow: it then polls freed memory,
+ *    writes revents into it, and handles the events of whichever socket
+ *    sits at an index that looks ready, reading that socket's event
+ *    channel although no event is pending.  A listener added after the
+ *    growth is never watched.  Worked around by growServiceSets0 and
+ *    nonBlockingEvents.
+ *
+ * 2. "librdmacm: Fix rpoll in case of timeout" (a1747742e, first released
+ *    in v63.0; backported to v44.12 and the other stable lines, v40.13 to
+ *    v62.1).  When the timeout of rpoll expires, rpoll returns without
+ *    leaving its poll gate (rs_poll_exit), after which every rpoll of the
+ *    process spins.  Worked around by rpollWithTimeout.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "RdmaNet.h"
+
+/*
+ * Bug 1: the arrays never shrink, and each start of a service thread makes
+ * its array four entries larger.  So start and stop each thread rounds
+ * times, before any socket exists.  The connection service: a non-blocking
+ * rconnect to addr, still resolving, registers the socket (the thread
+ * starts), and rclose unregisters it (the thread ends).  The listen
+ * service: rlisten on addr, port 0, then rclose.  addr is a local address,
+ * so nothing goes on the wire.  Returns false if a round could not
+ * register a socket (e.g. addr is loopback, which has no RDMA device:
+ * rconnect fails with ENODEV).
+ */
+JNIEXPORT jboolean JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds)
+{
+    struct sockaddr_storage ss;
+    socklen_t len;
+    toSockaddr(env, addr, 9, &ss, &len);
+    for (int i = 0; i < rounds; i++) {
+        int fd = p_rsocket(ss.ss_family, SOCK_STREAM, 0);
+        if (fd < 0)
+            return JNI_FALSE;
+        int rv = -1;
+        if (setNonBlocking(fd) == 0)
+            rv = p_rconnect(fd, (struct sockaddr *) &ss, len);
+        int err = errno;
+        p_rclose(fd);
+        if (rv == 0 || err != EINPROGRESS)
+            return JNI_FALSE;   /* never registered with the service */
+    }
+    struct sockaddr_storage any;     /* addr, port 0 */
+    toSockaddr(env, addr, 0, &any, &len);
+    for (int i = 0; i < rounds; i++) {
+        int fd = p_rsocket(ss.ss_family, SOCK_STREAM, 0);
+        if (fd < 0)
+            return JNI_FALSE;
+        int rv = -1;
+        if (setNonBlocking(fd) == 0 && p_rbind(fd, (struct sockaddr *) &any, len) == 0)
+            rv = p_rlisten(fd, 1);
+        p_rclose(fd);
+        if (rv != 0)
+            return JNI_FALSE;
+    }
+    return JNI_TRUE;
+}
+
+/*
+ * Bug 1: makes the event channel of an accepted or connected rsocket
+ * non-blocking, so that a read of it by the connection service thread with
+ * no event pending fails with EAGAIN instead of blocking that thread, and
+ * with it every later raccept and rclose of the process, for good.  Nothing
+ * is lost: that thread is the only reader of a connected socket's channel.
+ * The number of a stream rsocket is the descriptor of its channel, so this
+ * is fcntl(2); rfcntl leaves the channel of a connected socket alone.
+ */
+void nonBlockingEvents(int fd)
+{
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0 && (flags & O_NONBLOCK) == 0)
+        (void) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+static long long nowMillis(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Bug 2: rpoll of fds, waiting up to timeout milliseconds (positive) or
+ * for good (negative), without ever giving rpoll a positive timeout: the
+ * deadline is a timerfd in an extra slot, with rpoll(-1).  A positive
+ * capMillis bounds each wait, and rpoll runs again after it, which
+ * re-checks entries whose readiness rpoll may signal late (listening
+ * rsockets).  Returns what rpoll returns: the number of ready entries, 0
+ * when the timeout expired, or -1 with errno set.
+ */
+int rpollWithTimeout(struct pollfd *fds, nfds_t nfds, int timeout, int capMillis)
+{
+    struct pollfd *tmp = malloc(sizeof(struct pollfd) * (nfds + 1));
+    if (tmp == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+    if (tfd < 0) {
+        int err = errno;
+        free(tmp);
+        errno = err;
+        return -1;
+    }
+    long long deadline = (timeout > 0) ? nowMillis() + timeout : 0;
+    int result;
+    for (;;) {
+        long long wait = capMillis;
+        if (timeout > 0) {
+            long long remaining = deadline - nowMillis();
+            if (remaining < 0)
+                remaining = 0;
+            if (capMillis <= 0 || remaining < wait)
+                wait = remaining;
+        }
+        if (wait <= 0) {
+            result = p_rpoll(fds, nfds, 0);
+            break;
+        }
+        struct itimerspec its;
+        memset(&its, 0, sizeof(its));
+        its.it_value.tv_sec = wait / 1000;
+        its.it_value.tv_nsec = (wait % 1000) * 1000000;
+        timerfd_settime(tfd, 0, &its, NULL);
+        memcpy(tmp, fds, sizeof(struct pollfd) * nfds);
+        tmp[nfds].fd = tfd;
+        tmp[nfds].events = POLLIN;
+        tmp[nfds].revents = 0;
+        int n = p_rpoll(tmp, nfds + 1, -1);
+        if (n < 0) {
+            result = n;
+            break;
+        }
+        for (nfds_t i = 0; i < nfds; i++)
+            fds[i].revents = tmp[i].revents;
+        if (tmp[nfds].revents != 0)
+            n--;
+        if (n > 0) {
+            result = n;
+            break;
+        }
+        if (timeout > 0 && nowMillis() >= deadline) {
+            result = 0;
+            break;
+        }
+    }
+    int err = errno;
+    close(tfd);
+    free(tmp);
+    errno = err;
+    return result;
+}
