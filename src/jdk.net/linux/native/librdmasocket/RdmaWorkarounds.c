@@ -59,15 +59,50 @@
 #include "RdmaNet.h"
 
 /*
+ * One start and stop of the connection service: a non-blocking rconnect to
+ * ss, still in progress, registers the socket (the thread starts), and
+ * rclose unregisters it (the thread ends).  Returns 1 if the socket was
+ * registered, 0 if the handshake had already failed with ECONNREFUSED when
+ * rconnect returned (a local address can refuse that fast, and the socket
+ * then never reaches the service), -1 if ss cannot be used.
+ */
+static int connectServiceRound(struct sockaddr_storage *ss, socklen_t len)
+{
+    int fd = p_rsocket(ss->ss_family, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    int rv = -1;
+    if (setNonBlocking(fd) == 0)
+        rv = p_rconnect(fd, (struct sockaddr *) ss, len);
+    int err = errno;
+    p_rclose(fd);
+    if (rv < 0 && err == EINPROGRESS)
+        return 1;
+    return (rv < 0 && err == ECONNREFUSED) ? 0 : -1;
+}
+
+/* One start and stop of the listen service: rlisten on ss, then rclose. */
+static int listenServiceRound(struct sockaddr_storage *ss, socklen_t len)
+{
+    int fd = p_rsocket(ss->ss_family, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    int rv = -1;
+    if (setNonBlocking(fd) == 0 && p_rbind(fd, (struct sockaddr *) ss, len) == 0)
+        rv = p_rlisten(fd, 1);
+    p_rclose(fd);
+    return (rv == 0) ? 1 : -1;
+}
+
+/*
  * Bug 1: the arrays never shrink, and each start of a service thread makes
  * its array four entries larger.  So start and stop each thread rounds
- * times, before any socket exists.  The connection service: a non-blocking
- * rconnect to addr, still resolving, registers the socket (the thread
- * starts), and rclose unregisters it (the thread ends).  The listen
- * service: rlisten on addr, port 0, then rclose.  addr is a local address,
- * so nothing goes on the wire.  Returns false if a round could not
- * register a socket (e.g. addr is loopback, which has no RDMA device:
- * rconnect fails with ENODEV).
+ * times, before any socket exists: connects to addr, port 9, and listens
+ * on addr, port 0.  addr is a local address, so nothing goes on the wire.
+ * A connect that is refused before rconnect returns is not a round, and is
+ * tried again, up to rounds times in all.  Returns false if addr cannot
+ * register a socket (e.g. it is loopback, which has no RDMA device: rconnect
+ * fails with ENODEV).
  */
 JNIEXPORT jboolean JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds)
@@ -75,29 +110,16 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
     struct sockaddr_storage ss;
     socklen_t len;
     toSockaddr(env, addr, 9, &ss, &len);
-    for (int i = 0; i < rounds; i++) {
-        int fd = p_rsocket(ss.ss_family, SOCK_STREAM, 0);
-        if (fd < 0)
+    int refused = 0;
+    for (int done = 0; done < rounds; ) {
+        int r = connectServiceRound(&ss, len);
+        if (r < 0 || (r == 0 && ++refused > rounds))
             return JNI_FALSE;
-        int rv = -1;
-        if (setNonBlocking(fd) == 0)
-            rv = p_rconnect(fd, (struct sockaddr *) &ss, len);
-        int err = errno;
-        p_rclose(fd);
-        if (rv == 0 || err != EINPROGRESS)
-            return JNI_FALSE;   /* never registered with the service */
+        done += r;
     }
-    struct sockaddr_storage any;     /* addr, port 0 */
-    toSockaddr(env, addr, 0, &any, &len);
+    toSockaddr(env, addr, 0, &ss, &len);
     for (int i = 0; i < rounds; i++) {
-        int fd = p_rsocket(ss.ss_family, SOCK_STREAM, 0);
-        if (fd < 0)
-            return JNI_FALSE;
-        int rv = -1;
-        if (setNonBlocking(fd) == 0 && p_rbind(fd, (struct sockaddr *) &any, len) == 0)
-            rv = p_rlisten(fd, 1);
-        p_rclose(fd);
-        if (rv != 0)
+        if (listenServiceRound(&ss, len) < 0)
             return JNI_FALSE;
     }
     return JNI_TRUE;

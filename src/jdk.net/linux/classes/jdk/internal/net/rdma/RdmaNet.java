@@ -54,19 +54,28 @@ final class RdmaNet {
     static final int OPT_RDMA_INLINE = 7;
 
     /** Why RDMA sockets cannot be used, or null when they can. */
-    static final String UNAVAILABLE_REASON = initialize();
+    static final String UNAVAILABLE_REASON;
+
+    /**
+     * Whether librdmacm's service threads were readied for many sockets
+     * (growServiceSets); read by the tests.
+     */
+    static final boolean SERVICE_SETS_GROWN;
+
+    static {
+        String reason = load();
+        UNAVAILABLE_REASON = reason;
+        SERVICE_SETS_GROWN = (reason == null) && growServiceSets();
+    }
 
     @SuppressWarnings("restricted")
-    private static String initialize() {
+    private static String load() {
         try {
             System.loadLibrary("rdmasocket");
         } catch (UnsatisfiedLinkError e) {
             return "RDMA sockets are not part of this JDK build (it was configured with --with-rdma=no)";
         }
-        String reason = init0();
-        if (reason == null)
-            growServiceSets();
-        return reason;
+        return init0();
     }
 
     /*
@@ -78,23 +87,25 @@ final class RdmaNet {
 
     /**
      * Readies librdmacm's service threads for many sockets, through the
-     * first local non-loopback address where that works: librdmacm
-     * releases without rdma-core's fix of cm_svc_run (v53.0, v44.7)
-     * corrupt memory when those grow (RdmaWorkarounds.c).
+     * first local address where that works: librdmacm releases without
+     * rdma-core's fix of cm_svc_run (v53.0, v44.7) corrupt memory when
+     * those grow (RdmaWorkarounds.c).  Link-local addresses are passed
+     * over, since growServiceSets0 takes no scope.
      */
-    private static void growServiceSets() {
+    private static boolean growServiceSets() {
         try {
             for (NetworkInterface ni : NetworkInterface.networkInterfaces().toList()) {
                 if (!ni.isUp() || ni.isLoopback())
                     continue;
                 for (InetAddress a : ni.inetAddresses().toList()) {
-                    if (growServiceSets0(a.getAddress(), SERVICE_ROUNDS))
-                        return;
+                    if (!a.isLinkLocalAddress() && growServiceSets0(a.getAddress(), SERVICE_ROUNDS))
+                        return true;
                 }
             }
         } catch (IOException | UncheckedIOException e) {
-            // no interface to prime through: nothing to do
+            // no interface to prime through
         }
+        return false;
     }
 
     private static native String init0();

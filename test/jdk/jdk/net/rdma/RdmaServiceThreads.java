@@ -1,0 +1,83 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * @test
+ * @summary Every JVM readies librdmacm's service threads for many sockets
+ *          when RDMA sockets are first used (RdmaNet.growServiceSets, the
+ *          workaround for rdma-core's cm_svc_run bug, fixed in v53.0 and
+ *          v44.7).  Six fresh JVMs each open an RDMA socket, report whether
+ *          that was done, and then run 1024 more rounds of it on the RDMA
+ *          device's address.  A non-blocking rconnect to a local address
+ *          can be refused before it returns, about once in a thousand
+ *          rounds, and the workaround must then try that round again:
+ *          giving up leaves the JVM unprepared, and it can then hang with a
+ *          few dozen sockets open (RdmaEcho's virtual-thread case).  Runs
+ *          in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @modules jdk.net/jdk.internal.net.rdma:+open
+ * @run main/othervm/timeout=300 RdmaServiceThreads
+ */
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.channels.SocketChannel;
+
+import jdk.net.Sockets;
+import jdk.test.lib.process.OutputAnalyzer;
+import jdk.test.lib.process.ProcessTools;
+
+public class RdmaServiceThreads {
+    static final int JVMS = 6;
+    static final int MORE_ROUNDS = 1024;
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0) {
+            child();
+            return;
+        }
+        for (int i = 0; i < JVMS; i++) {
+            OutputAnalyzer out = ProcessTools.executeTestJava(
+                    "--add-opens", "jdk.net/jdk.internal.net.rdma=ALL-UNNAMED",
+                    "RdmaServiceThreads", "child");
+            System.out.println("JVM " + i + ": " + out.getStdout().strip().replace('\n', ' '));
+            out.shouldHaveExitValue(0);
+            out.shouldContain("at first use: true");
+            out.shouldContain(MORE_ROUNDS + " more rounds: true");
+        }
+    }
+
+    static void child() throws Exception {
+        Class<?> rdmaNet = Class.forName("jdk.internal.net.rdma.RdmaNet");
+        try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
+            Field grown = rdmaNet.getDeclaredField("SERVICE_SETS_GROWN");
+            grown.setAccessible(true);
+            System.out.println("at first use: " + grown.getBoolean(null));
+        }
+        Method grow = rdmaNet.getDeclaredMethod("growServiceSets0", byte[].class, int.class);
+        grow.setAccessible(true);
+        Object more = grow.invoke(null, RdmaTestLib.SERVER.getAddress(), MORE_ROUNDS);
+        System.out.println(MORE_ROUNDS + " more rounds: " + more);
+    }
+}
