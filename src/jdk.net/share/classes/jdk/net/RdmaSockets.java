@@ -74,7 +74,11 @@ import java.util.Objects;
  *      {@link StandardProtocolFamily#INET INET} binds and connects to IPv4
  *      addresses only, one opened for {@link StandardProtocolFamily#INET6
  *      INET6} to IPv6 addresses only; others throw
- *      {@link java.nio.channels.UnsupportedAddressTypeException}.
+ *      {@link java.nio.channels.UnsupportedAddressTypeException}. The
+ *      wildcard address is the exception: a bind to the wildcard of either
+ *      family, as {@code bind(null)} and {@code new InetSocketAddress(port)}
+ *      give, binds to the wildcard of the socket's own family, which means
+ *      every address of every RDMA device.
  * <li> Urgent data ({@code sendUrgentData} throws {@code SocketException})
  *      and {@code available()}, which always returns 0.
  * <li> {@code IP_TOS} and {@code SO_OOBINLINE}: on a {@link Socket},

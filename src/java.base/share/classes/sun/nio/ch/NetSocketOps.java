@@ -71,6 +71,11 @@ final class NetSocketOps extends SocketOps {
     }
 
     @Override
+    public InetSocketAddress checkLocalAddress(SocketAddress local, ProtocolFamily family) {
+        return Net.checkAddress(local, family);
+    }
+
+    @Override
     public void bind(ProtocolFamily family, FileDescriptor fd, InetAddress addr, int port)
         throws IOException
     {

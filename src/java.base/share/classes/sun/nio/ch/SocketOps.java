@@ -74,6 +74,13 @@ public abstract class SocketOps {
     /** Called before connect; the platform runs its {@code NetHooks}. */
     public abstract void beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port) throws IOException;
 
+    /**
+     * The address that a bind to local (not null) binds to. Throws
+     * UnsupportedAddressTypeException if a socket of the family cannot
+     * bind to it.
+     */
+    public abstract InetSocketAddress checkLocalAddress(SocketAddress local, ProtocolFamily family);
+
     public abstract void bind(ProtocolFamily family, FileDescriptor fd, InetAddress addr, int port)
         throws IOException;
 

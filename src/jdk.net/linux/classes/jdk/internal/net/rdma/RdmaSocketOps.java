@@ -37,6 +37,7 @@ import java.net.SocketException;
 import java.net.SocketOption;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
 import java.nio.channels.UnsupportedAddressTypeException;
 import java.util.Arrays;
 import java.util.Set;
@@ -48,6 +49,7 @@ import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.SharedSecrets;
 import jdk.net.RdmaSocketOptions;
 import sun.nio.ch.IOUtil;
+import sun.nio.ch.Net;
 import sun.nio.ch.SelChImpl;
 import sun.nio.ch.SocketOps;
 
@@ -125,6 +127,17 @@ final class RdmaSocketOps extends SocketOps {
      */
     private static final Object CM_LOCK = new Object();
 
+    private static final InetAddress ANY4 = wildcard(4);
+    private static final InetAddress ANY6 = wildcard(16);
+
+    private static InetAddress wildcard(int length) {
+        try {
+            return InetAddress.getByAddress(new byte[length]);
+        } catch (UnknownHostException e) {
+            throw new InternalError(e);
+        }
+    }
+
     RdmaSocketOps() { }
 
     private static long key(int fdVal, int event) {
@@ -164,6 +177,23 @@ final class RdmaSocketOps extends SocketOps {
         throws IOException
     {
         RdmaNet.bind0(IOUtil.fdVal(fd), checkAddress(family, addr), port);
+    }
+
+    /*
+     * A wildcard address binds to every RDMA-capable address (rdma_cm
+     * listens on every RDMA device).  A JVM that prefers IPv6 addresses
+     * gives the IPv6 wildcard for new InetSocketAddress(port) and for the
+     * adaptors' bind(null), and RDMA sockets default to INET, so the
+     * wildcard of either family means that of the socket's own.
+     */
+    @Override
+    public InetSocketAddress checkLocalAddress(SocketAddress local, ProtocolFamily family) {
+        InetSocketAddress isa = Net.checkAddress(local);
+        InetAddress addr = isa.getAddress();
+        if (addr.isAnyLocalAddress())
+            return new InetSocketAddress(family == StandardProtocolFamily.INET6 ? ANY6 : ANY4, isa.getPort());
+        checkAddress(family, addr);
+        return isa;
     }
 
     @Override
