@@ -125,7 +125,7 @@ final class RdmaNet {
     static native long readv0(int fd, long address, int cnt) throws IOException;
     static native int write0(int fd, long address, int len) throws IOException;
     static native long writev0(int fd, long address, int cnt) throws IOException;
-    static native void close0(int fd) throws IOException;
+    static native void close0(int fd);
     static native int poll0(int fd, int events);
     static native int pollArray0(long address, int nfds, int timeout, int capMillis) throws IOException;
 }

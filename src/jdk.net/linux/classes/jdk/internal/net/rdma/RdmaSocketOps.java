@@ -27,6 +27,8 @@ package jdk.internal.net.rdma;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -114,6 +116,13 @@ final class RdmaSocketOps extends SocketOps {
     // SO_LINGER values, emulated (rsockets keeps no linger time)
     private final ConcurrentHashMap<Integer, Integer> lingers = new ConcurrentHashMap<>();
 
+    // java.base exports its common cleaner (CleanerFactory) to a few modules
+    // only, not to jdk.net, so RDMA sockets have their own: one daemon thread
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    // the Cleaner registrations of open rsockets, by number
+    private final ConcurrentHashMap<Integer, Cleaner.Cleanable> cleanables = new ConcurrentHashMap<>();
+
     // listening sockets
     private final Set<Integer> listeners = ConcurrentHashMap.newKeySet();
     private final AtomicInteger listenerCount = new AtomicInteger();
@@ -156,7 +165,9 @@ final class RdmaSocketOps extends SocketOps {
     public FileDescriptor socket(ProtocolFamily family, boolean stream) throws IOException {
         if (!stream)
             throw new UnsupportedOperationException("RDMA sockets are stream sockets only");
-        return IOUtil.newFD(RdmaNet.socket0(family == StandardProtocolFamily.INET6));
+        FileDescriptor fd = IOUtil.newFD(RdmaNet.socket0(family == StandardProtocolFamily.INET6));
+        track(fd);
+        return fd;
     }
 
     @Override
@@ -170,13 +181,6 @@ final class RdmaSocketOps extends SocketOps {
         if (family == StandardProtocolFamily.INET6 && !(addr instanceof Inet6Address))
             throw new UnsupportedAddressTypeException();
         return addr.getAddress();
-    }
-
-    @Override
-    public void bind(ProtocolFamily family, FileDescriptor fd, InetAddress addr, int port)
-        throws IOException
-    {
-        RdmaNet.bind0(IOUtil.fdVal(fd), checkAddress(family, addr), port);
     }
 
     /*
@@ -194,6 +198,13 @@ final class RdmaSocketOps extends SocketOps {
             return new InetSocketAddress(family == StandardProtocolFamily.INET6 ? ANY6 : ANY4, isa.getPort());
         checkAddress(family, addr);
         return isa;
+    }
+
+    @Override
+    public void bind(ProtocolFamily family, FileDescriptor fd, InetAddress addr, int port)
+        throws IOException
+    {
+        RdmaNet.bind0(IOUtil.fdVal(fd), checkAddress(family, addr), port);
     }
 
     @Override
@@ -232,6 +243,7 @@ final class RdmaSocketOps extends SocketOps {
         if (n < 0)
             return n;
         FDA.set(newfd, n);
+        track(newfd);
         isaa[0] = toAddress(addr, info[0]);
         return 1;
     }
@@ -423,18 +435,37 @@ final class RdmaSocketOps extends SocketOps {
         wake(key(fdVal, POLLOUT));
     }
 
+    /*
+     * An rsocket pins memory and holds a queue pair until rclose, so one
+     * whose channel (or classic Socket) becomes unreachable unclosed is
+     * closed by the Cleaner, as NioSocketImpl closes a leaked socket.  The
+     * action holds the number, not the FileDescriptor, and close runs the
+     * same action, so a number is closed once.
+     */
+    private void track(FileDescriptor fd) {
+        int fdVal = FDA.get(fd);
+        Runnable closer = () -> {
+            // Forget the number's state before rclose lets rsockets reuse it.
+            cleanables.remove(fdVal);
+            lingers.remove(fdVal);
+            if (listeners.remove(fdVal))
+                listenerCount.decrementAndGet();
+            RdmaNet.close0(fdVal);
+        };
+        cleanables.put(fdVal, CLEANER.register(fd, closer));
+    }
+
     @Override
-    public void close(FileDescriptor fd) throws IOException {
+    public void close(FileDescriptor fd) {
         int fdVal = FDA.get(fd);
         if (fdVal < 0)
             return;
         // Never close a number twice: rsockets may have handed it out again.
         FDA.set(fd, -1);
-        // Forget the number's state before it can be reused.
-        lingers.remove(fdVal);
-        if (listeners.remove(fdVal))
-            listenerCount.decrementAndGet();
-        RdmaNet.close0(fdVal);
+        Cleaner.Cleanable c = cleanables.get(fdVal);
+        if (c != null)
+            c.clean();
+        Reference.reachabilityFence(fd);
     }
 
     // -- the selector's poll (RdmaProvider)
