@@ -36,12 +36,12 @@
  */
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
-import java.util.function.Function;
 
 import jdk.net.Sockets;
 import jdk.test.lib.Utils;
@@ -108,15 +108,16 @@ public class RdmaCleaner {
     /** Runs the GC until a non-blocking read of ch gives EOF, for WAIT_MILLIS at most. */
     static void assertEofAfterGc(SocketChannel ch) {
         ByteBuffer b = ByteBuffer.allocate(16);
-        Function<SocketChannel, Integer> read = c -> {
-            try {
-                return c.read(b.clear());
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        };
-        boolean eof = ForceGC.waitFor(() -> read.apply(ch) == -1, WAIT_MILLIS);
+        boolean eof = ForceGC.waitFor(() -> read(ch, b) == -1, WAIT_MILLIS);
         assertTrue(eof, "the peer read EOF within " + WAIT_MILLIS + " ms of the socket becoming unreachable");
+    }
+
+    static int read(SocketChannel ch, ByteBuffer b) {
+        try {
+            return ch.read(b.clear());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static int fdCountOrMinus1() {

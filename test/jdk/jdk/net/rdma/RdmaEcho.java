@@ -94,13 +94,6 @@ public class RdmaEcho {
                         RdmaEcho::manyListeners)));
     }
 
-    static byte[] message(int n, long seed) {
-        byte[] b = new byte[n];
-        for (int i = 0; i < n; i++)
-            b[i] = RdmaTestLib.pattern(seed + i);
-        return b;
-    }
-
     /** Accepts one connection and echoes it until EOF. */
     static Thread socketEchoServer(ServerSocket ss) {
         Thread t = new Thread(() -> {
@@ -129,7 +122,7 @@ public class RdmaEcho {
             System.out.println("  " + s.getLocalSocketAddress() + " -> " + s.getRemoteSocketAddress());
             assertTrue(s.isConnected(), "isConnected after connect");
             assertEquals(RdmaTestLib.SERVER, s.getInetAddress(), "the connected socket's remote address");
-            byte[] msg = message(MSG, 7);
+            byte[] msg = RdmaTestLib.message(MSG, 7);
             s.getOutputStream().write(msg);
             byte[] back = new byte[MSG];
             new DataInputStream(s.getInputStream()).readFully(back);
@@ -177,14 +170,14 @@ public class RdmaEcho {
             assertEquals(local, sc.getRemoteAddress(), "remote address");
             assertEquals(RdmaTestLib.SERVER, ((InetSocketAddress) sc.getLocalAddress()).getAddress(),
                     "local address");
-            ByteBuffer a = ByteBuffer.wrap(message(4000, 0));
+            ByteBuffer a = ByteBuffer.wrap(RdmaTestLib.message(4000, 0));
             ByteBuffer b = ByteBuffer.allocateDirect(MSG - 4000);
             RdmaTestLib.fill(b, 4000);
             ByteBuffer[] srcs = { a, b };
             while (b.hasRemaining())
                 sc.write(srcs);
             ByteBuffer back = RdmaTestLib.readFully(sc, MSG);
-            assertEquals(-1, back.mismatch(ByteBuffer.wrap(message(MSG, 0))), "the first echoed byte that differs");
+            assertEquals(-1, back.mismatch(ByteBuffer.wrap(RdmaTestLib.message(MSG, 0))), "the first echoed byte that differs");
             sc.shutdownOutput();
             assertTrue(server.join(Duration.ofSeconds(60)), "server done within 60 s");
             ByteBuffer one = ByteBuffer.allocate(1);
@@ -222,7 +215,7 @@ public class RdmaEcho {
             List<Client> clients = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 SocketChannel sc = Sockets.openRdmaSocketChannel();
-                byte[] msg = message(bytesPerClient, i * 1_000_003L);
+                byte[] msg = RdmaTestLib.message(bytesPerClient, i * 1_000_003L);
                 Client c = new Client(sc, ByteBuffer.wrap(msg), ByteBuffer.allocate(bytesPerClient), msg);
                 clients.add(c);
                 if (count == 1) {
@@ -414,7 +407,7 @@ public class RdmaEcho {
                     assertTrue(Thread.currentThread().isVirtual(), "client thread is virtual");
                     try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
                         sc.connect(addr);
-                        byte[] msg = message(3000, seed);
+                        byte[] msg = RdmaTestLib.message(3000, seed);
                         RdmaTestLib.writeFully(sc, ByteBuffer.wrap(msg));
                         ByteBuffer back = RdmaTestLib.readFully(sc, msg.length);
                         assertEquals(-1, back.mismatch(ByteBuffer.wrap(msg)), "the first echoed byte that differs");
@@ -450,7 +443,7 @@ public class RdmaEcho {
                 try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
                     sc.connect(ssc.getLocalAddress());
                     try (SocketChannel peer = ssc.accept()) {
-                        byte[] msg = message(1000, i * 31L);
+                        byte[] msg = RdmaTestLib.message(1000, i * 31L);
                         RdmaTestLib.writeFully(sc, ByteBuffer.wrap(msg));
                         ByteBuffer got = RdmaTestLib.readFully(peer, msg.length);
                         assertEquals(-1, got.mismatch(ByteBuffer.wrap(msg)),

@@ -75,6 +75,14 @@ public final class RdmaTestLib {
             buf.put(i, pattern(off + i - buf.position()));
     }
 
+    /** n bytes of the test stream from stream offset off. */
+    public static byte[] message(int n, long off) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++)
+            b[i] = pattern(off + i);
+        return b;
+    }
+
     /** Reads exactly n bytes into a new buffer, or fails at EOF. */
     public static ByteBuffer readFully(SocketChannel sc, int n) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(n);

@@ -93,7 +93,7 @@ public class RdmaWildcard {
             assertTrue(ss.getInetAddress() instanceof Inet4Address, "an IPv4 address");
             int port = ss.getLocalPort();
             assertGreaterThan(port, 0, "getLocalPort()");
-            byte[] msg = message(5000, port);
+            byte[] msg = RdmaTestLib.message(5000, port);
             try (Socket s = Sockets.openRdmaSocket()) {
                 s.connect(new InetSocketAddress(RdmaTestLib.SERVER, port), 10_000);
                 try (Socket peer = ss.accept()) {
@@ -157,7 +157,7 @@ public class RdmaWildcard {
                 System.out.println("  client bound: " + sc.getLocalAddress());
                 sc.connect(ssc.getLocalAddress());
                 try (SocketChannel peer = ssc.accept()) {
-                    byte[] msg = message(3000, 7);
+                    byte[] msg = RdmaTestLib.message(3000, 7);
                     RdmaTestLib.writeFully(sc, ByteBuffer.wrap(msg));
                     ByteBuffer got = RdmaTestLib.readFully(peer, msg.length);
                     assertEquals(-1, got.mismatch(ByteBuffer.wrap(msg)), "the first byte that differs");
@@ -182,7 +182,7 @@ public class RdmaWildcard {
         try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
             sc.connect(new InetSocketAddress(RdmaTestLib.SERVER, port));
             try (SocketChannel peer = ssc.accept()) {
-                byte[] msg = message(4000, port);
+                byte[] msg = RdmaTestLib.message(4000, port);
                 RdmaTestLib.writeFully(sc, ByteBuffer.wrap(msg));
                 ByteBuffer got = RdmaTestLib.readFully(peer, msg.length);
                 RdmaTestLib.writeFully(peer, got);
@@ -190,12 +190,5 @@ public class RdmaWildcard {
                 assertEquals(-1, back.mismatch(ByteBuffer.wrap(msg)), "the first echoed byte that differs");
             }
         }
-    }
-
-    static byte[] message(int n, long seed) {
-        byte[] b = new byte[n];
-        for (int i = 0; i < n; i++)
-            b[i] = RdmaTestLib.pattern(seed + i);
-        return b;
     }
 }
