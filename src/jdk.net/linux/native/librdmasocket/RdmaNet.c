@@ -27,9 +27,10 @@
  * The native side of jdk.internal.net.rdma.RdmaNet: thin wrappers over the
  * rsockets calls of librdmacm, which is loaded at run time with dlopen, so
  * that the JDK starts and runs on machines without rdma-core.  Every socket
- * is non-blocking but for the connect handshake (connect0); waiting is
- * done in Java.  The natives return sun.nio.ch.IOStatus codes: "would
- * block" is IOS_UNAVAILABLE, and an error is thrown, as the exception that
+ * is non-blocking but for the connect handshake (connect0); waiting is done
+ * in Java, with RdmaPoller (RdmaPoller.c).
+ * The natives return sun.nio.ch.IOStatus codes: "would block" is
+ * IOS_UNAVAILABLE, and an error is thrown, as the exception that
  * java.net specifies for the operation, and returns IOS_THROWN.  The
  * workarounds for librdmacm bugs are in RdmaWorkarounds.c.
  */
@@ -328,7 +329,7 @@ Java_jdk_internal_net_rdma_RdmaNet_listen0(JNIEnv *env, jclass cl, jint fd, jint
  * Connects in blocking mode, then makes the socket non-blocking again: the
  * whole handshake runs in this thread, on the socket's own event channel,
  * and the socket is never registered with librdmacm's connection service
- * thread (see RdmaWorkarounds.c).  A non-blocking connect is future work.
+ * thread (see RdmaWorkarounds.c).
  */
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_connect0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr, jint port)
@@ -548,17 +549,6 @@ JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd)
 {
     (void) p_rclose(fd);
-}
-
-/* rpoll of one socket without waiting: its revents, 0 if none. */
-JNIEXPORT jint JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_poll0(JNIEnv *env, jclass cl, jint fd, jint events)
-{
-    struct pollfd pfd = { fd, (short) events, 0 };
-    int n = p_rpoll(&pfd, 1, 0);
-    if (n < 0)
-        return (errno == EINTR) ? 0 : POLLERR;
-    return (n == 0) ? 0 : pfd.revents;
 }
 
 /*

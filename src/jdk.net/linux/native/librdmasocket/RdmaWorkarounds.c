@@ -96,16 +96,18 @@ static int listenServiceRound(struct sockaddr_storage *ss, socklen_t len)
 
 /*
  * Bug 1: the arrays never shrink, and each start of a service thread makes
- * its array four entries larger.  So start and stop each thread rounds
- * times, before any socket exists: connects to addr, port 9, and listens
- * on addr, port 0.  addr is a local address, so nothing goes on the wire.
+ * its array four entries larger.  So start and stop the connection service
+ * thread rounds times, and the listen service thread listenRounds times,
+ * before any socket exists: connects to addr, port 9, and listens on addr,
+ * port 0.  addr is a local address, so nothing goes on the wire.
  * A connect that is refused before rconnect returns is not a round, and is
  * tried again, up to rounds times in all.  Returns false if addr cannot
  * register a socket (e.g. it is loopback, which has no RDMA device: rconnect
  * fails with ENODEV).
  */
 JNIEXPORT jboolean JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds)
+Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds,
+                                                    jint listenRounds)
 {
     struct sockaddr_storage ss;
     socklen_t len;
@@ -118,7 +120,7 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
         done += r;
     }
     toSockaddr(env, addr, 0, &ss, &len);
-    for (int i = 0; i < rounds; i++) {
+    for (int i = 0; i < listenRounds; i++) {
         if (listenServiceRound(&ss, len) < 0)
             return JNI_FALSE;
     }

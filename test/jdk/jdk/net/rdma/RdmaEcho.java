@@ -219,16 +219,24 @@ public class RdmaEcho {
                 Client c = new Client(sc, ByteBuffer.wrap(msg), ByteBuffer.allocate(bytesPerClient), msg);
                 clients.add(c);
                 if (count == 1) {
-                    // connect on a non-blocking channel: RDMA connects complete at once
-                    // (RdmaSockets' javadoc), so connect returns true
+                    // connect on a non-blocking channel: pending until finishConnect
                     sc.configureBlocking(false);
-                    assertTrue(sc.connect(addr), "non-blocking connect's result");
-                    assertTrue(sc.isConnected(), "isConnected after connect");
-                    assertFalse(sc.isConnectionPending(), "isConnectionPending after connect");
+                    if (!sc.connect(addr)) {
+                        assertTrue(sc.isConnectionPending(), "isConnectionPending after connect");
+                        SelectionKey k = sc.register(cs, SelectionKey.OP_CONNECT);
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                        while (!sc.finishConnect()) {
+                            assertLessThan(System.nanoTime() - deadline, 0L, "connect not done within 5 s");
+                            cs.select(1000);
+                        }
+                        k.interestOps(0);
+                        cs.selectedKeys().clear();
+                    }
+                    assertTrue(sc.isConnected(), "isConnected after finishConnect");
+                    assertFalse(sc.isConnectionPending(), "isConnectionPending after finishConnect");
                     sc.register(cs, SelectionKey.OP_READ | SelectionKey.OP_WRITE, c);
                 } else {
-                    // one connect at a time (see doc/rdma-sockets-design.md, section 10), then all
-                    // connections are open at once, non-blocking
+                    // blocking connects, then all connections are open at once, non-blocking
                     sc.connect(addr);
                     sc.configureBlocking(false);
                     sc.register(cs, SelectionKey.OP_READ | SelectionKey.OP_WRITE, c);

@@ -75,9 +75,9 @@ public class RdmaServiceThreads {
             grown.setAccessible(true);
             System.out.println("at first use: " + grown.getBoolean(null));
         }
-        Method grow = rdmaNet.getDeclaredMethod("growServiceSets0", byte[].class, int.class);
+        Method grow = rdmaNet.getDeclaredMethod("growServiceSets0", byte[].class, int.class, int.class);
         grow.setAccessible(true);
-        Object more = grow.invoke(null, RdmaTestLib.SERVER.getAddress(), MORE_ROUNDS);
+        Object more = grow.invoke(null, RdmaTestLib.SERVER.getAddress(), MORE_ROUNDS, MORE_ROUNDS);
         System.out.println(MORE_ROUNDS + " more rounds: " + more);
     }
 }

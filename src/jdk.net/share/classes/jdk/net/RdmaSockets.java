@@ -100,16 +100,17 @@ import java.util.Objects;
  * {@code TCP_NODELAY} is accepted; rsockets sends every write at once.
  *
  * <h2>Blocking and threads</h2>
- * Once connected or listening, RDMA sockets are non-blocking underneath. A
- * blocking read, write or accept, in a platform or a virtual thread, polls
- * the socket with the library's {@code rpoll} without waiting inside the
- * library: it spins for up to 200 microseconds, then parks the thread
- * between polls, backing off up to 1 ms, so close, shutdown and interrupt
- * always wake it, and a virtual
- * thread does not pin its carrier while it is parked. The cost is that a
- * waiting thread uses a CPU for up to 200 microseconds, a thread blocked
- * for long polls about a thousand times a second, and readiness that comes
- * after the spin may be seen up to 1 ms late. A
+ * Once connected or listening, RDMA sockets are non-blocking underneath,
+ * and no thread waits inside the library. A blocking read, write or
+ * accept, in a platform or a virtual thread, checks its socket for a short
+ * time that adapts to how soon the socket has become ready before (up to
+ * 200 microseconds), then
+ * parks until a poller thread, which waits in the library's {@code rpoll}
+ * for every socket a thread waits for, finds it ready. A blocked thread
+ * therefore uses no CPU, a virtual thread does not pin its carrier, and
+ * close, shutdown, interrupt and timeouts wake it at once. A blocked
+ * accept is re-checked every 10 ms, since the library does not signal a
+ * waiting {@code rpoll} when a connection arrives. A
  * {@link java.net.Socket} from {@link #openSocket} is an adaptor of a
  * socket channel: interrupting a thread blocked on it closes it, even a
  * platform thread. A selector's {@code select} waits inside {@code rpoll}.

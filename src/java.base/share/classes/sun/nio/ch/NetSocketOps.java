@@ -205,7 +205,7 @@ final class NetSocketOps extends SocketOps {
 
     @Override
     public void preClose(FileDescriptor fd, long reader, long writer) throws IOException {
-        ND.implPreClose(fd, reader, writer);
+        ND.preClose(fd, reader, writer);
     }
 
     @Override

@@ -172,9 +172,9 @@ public abstract class SocketOps {
     public abstract long writev(FileDescriptor fd, long address, int len) throws IOException;
 
     /**
-     * Wakes the platform threads (reader and writer are NativeThread ids)
-     * blocked on the socket before it is closed; the channel has already
-     * stopped the poller for virtual threads.
+     * Wakes the threads, platform or virtual, blocked on the socket before
+     * it is closed (reader and writer are the NativeThread ids that the
+     * channel recorded for them, 0 for none).
      */
     public abstract void preClose(FileDescriptor fd, long reader, long writer) throws IOException;
 

@@ -65,7 +65,7 @@ final class SocketOpsDispatcher extends NativeDispatcher {
     }
 
     @Override
-    void implPreClose(FileDescriptor fd, long reader, long writer) throws IOException {
+    void preClose(FileDescriptor fd, long reader, long writer) throws IOException {
         ops.preClose(fd, reader, writer);
     }
 }

@@ -79,11 +79,15 @@ final class RdmaNet {
     }
 
     /*
-     * Rounds of growServiceSets0: the service threads of a librdmacm without
-     * the fix then have room for 4 * SERVICE_ROUNDS sockets (accepted or
-     * connecting; listening) open at once.
+     * Rounds of growServiceSets0: the connection service thread of a
+     * librdmacm without the fix then has room for 4 * SERVICE_ROUNDS sockets
+     * (accepted, connected or connecting) open at once, and the listen
+     * service thread for 4 * LISTEN_ROUNDS listening sockets.  A process
+     * with more connections raises the first with jdk.net.rdma.serviceRounds;
+     * a round takes a few milliseconds, once, when RDMA sockets are first used.
      */
-    private static final int SERVICE_ROUNDS = 128;
+    private static final int SERVICE_ROUNDS = Math.max(1, Integer.getInteger("jdk.net.rdma.serviceRounds", 128));
+    private static final int LISTEN_ROUNDS = 128;
 
     /**
      * Readies librdmacm's service threads for many sockets, through the
@@ -98,7 +102,7 @@ final class RdmaNet {
                 if (!ni.isUp() || ni.isLoopback())
                     continue;
                 for (InetAddress a : ni.inetAddresses().toList()) {
-                    if (!a.isLinkLocalAddress() && growServiceSets0(a.getAddress(), SERVICE_ROUNDS))
+                    if (!a.isLinkLocalAddress() && growServiceSets0(a.getAddress(), SERVICE_ROUNDS, LISTEN_ROUNDS))
                         return true;
                 }
             }
@@ -109,7 +113,7 @@ final class RdmaNet {
     }
 
     private static native String init0();
-    private static native boolean growServiceSets0(byte[] addr, int rounds);
+    private static native boolean growServiceSets0(byte[] addr, int rounds, int listenRounds);
 
     static native int socket0(boolean inet6) throws IOException;
     static native void bind0(int fd, byte[] addr, int port) throws IOException;
@@ -126,6 +130,5 @@ final class RdmaNet {
     static native int write0(int fd, long address, int len) throws IOException;
     static native long writev0(int fd, long address, int cnt) throws IOException;
     static native void close0(int fd);
-    static native int poll0(int fd, int events);
     static native int pollArray0(long address, int nfds, int timeout, int capMillis) throws IOException;
 }

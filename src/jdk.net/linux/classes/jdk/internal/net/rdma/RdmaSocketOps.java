@@ -59,28 +59,34 @@ import sun.nio.ch.SocketOps;
  * The OS calls of RDMA channels: rsockets, through {@link RdmaNet}.
  *
  * <p> Every rsocket is non-blocking, except during the connect handshake
- * (RdmaNet.connect0). A blocking operation is a non-blocking
- * call plus {@link #park}, which polls the socket with rpoll (timeout 0,
- * never blocking inside librdmacm) and parks the thread between polls,
- * spinning for up to 200 us first (a reply on a fast network comes sooner,
- * and a parked thread wakes late), then backing off from 20 us to 1 ms. Platform
- * and virtual threads wait the same way; a virtual thread unmounts while
- * parked, so it never pins its carrier. Close, shutdown and interrupt
- * unpark the waiter at once. The cost: a thread blocked for long polls
- * about a thousand times a second, and a wakeup may come up to 1 ms late.
+ * (RdmaNet.connect0). A blocking operation is a non-blocking call plus
+ * {@link #park}: a short spin in one native call, adaptive per socket,
+ * then the thread registers with an {@link RdmaPoller} and parks until the
+ * poller finds the socket ready, the timeout expires, or close, shutdown
+ * or interrupt unparks it. Platform and virtual threads wait the same
+ * way; a virtual thread unmounts while parked, so it never pins its
+ * carrier, and a blocked thread costs no CPU.
  */
 final class RdmaSocketOps extends SocketOps {
     private static final JavaIOFileDescriptorAccess FDA = SharedSecrets.getJavaIOFileDescriptorAccess();
 
     // poll(2) events, as in sun.nio.ch.Net
-    private static final short POLLIN = 0x0001;
-    private static final short POLLOUT = 0x0004;
+    private static final int POLLIN = RdmaPoller.POLLIN;
+    private static final int POLLOUT = RdmaPoller.POLLOUT;
 
-    private static final long SPIN_NANOS = 200_000L;
-    private static final long MIN_PARK_NANOS = 20_000L;
-    private static final long MAX_PARK_NANOS = 1_000_000L;
-    // park returns after this long at most; its callers retry the operation
-    private static final long MAX_WAIT_NANOS = 50_000_000L;
+    /*
+     * The spin before a wait: a reply on a fast network comes sooner than
+     * a parked thread is woken.  Each socket spins for up to its budget,
+     * which doubles (up to MAX_SPIN_MICROS) when the spin, or a spin as long
+     * as the wait turned out to be, would have caught the event, and halves
+     * when it did not: a socket that waits long, such as an idle
+     * connection, soon stops spinning.
+     */
+    private static final int MAX_SPIN_MICROS = 200;
+    private static final int MIN_SPIN_MICROS = 10;
+
+    // how often the accept poller re-checks the sockets waited on in accept
+    private static final long ACCEPT_POLL_NANOS = 10_000_000L;
 
     // re-check listeners this often in a blocking select (accept readiness
     // may be signalled late by rsockets)
@@ -104,14 +110,16 @@ final class RdmaSocketOps extends SocketOps {
             RdmaSocketOptions.RDMA_RQSIZE,
             RdmaSocketOptions.RDMA_INLINE);
 
-    /** A thread waiting in park, and whether it has been told to stop. */
-    private static final class Waiter {
-        final Thread thread = Thread.currentThread();
-        volatile boolean stopped;
-    }
+    // spin budgets in microseconds, by socket number (rsockets numbers are below 65536)
+    private final char[] spinMicros = new char[65536];
 
-    // waiters by (fd << 1 | 0 for POLLIN, 1 for POLLOUT)
-    private final ConcurrentHashMap<Long, Waiter> waiters = new ConcurrentHashMap<>();
+    // the waits of accepts, and of every other operation (created on first use)
+    private volatile RdmaPoller acceptPoller;
+    private volatile RdmaPoller poller;
+
+    // (fd << 1 | 0 for POLLIN, 1 for POLLOUT) after shutdown of that direction:
+    // a wait for it returns at once
+    private final Set<Long> shutdowns = ConcurrentHashMap.newKeySet();
 
     // SO_LINGER values, emulated (rsockets keeps no linger time)
     private final ConcurrentHashMap<Integer, Integer> lingers = new ConcurrentHashMap<>();
@@ -147,7 +155,9 @@ final class RdmaSocketOps extends SocketOps {
         }
     }
 
-    RdmaSocketOps() { }
+    RdmaSocketOps() {
+        Arrays.fill(spinMicros, (char) MAX_SPIN_MICROS);
+    }
 
     private static long key(int fdVal, int event) {
         return ((long) fdVal << 1) | ((event & POLLIN) != 0 ? 0 : 1);
@@ -261,7 +271,16 @@ final class RdmaSocketOps extends SocketOps {
 
     @Override
     public void shutdown(FileDescriptor fd, int how) throws IOException {
-        RdmaNet.shutdown0(IOUtil.fdVal(fd), how);
+        int fdVal = IOUtil.fdVal(fd);
+        RdmaPoller p = poller;
+        if (p != null)
+            p.exclude(fdVal);
+        try {
+            RdmaNet.shutdown0(fdVal, how);
+        } finally {
+            if (p != null)
+                p.include(fdVal);
+        }
     }
 
     @Override
@@ -353,57 +372,74 @@ final class RdmaSocketOps extends SocketOps {
         return true;
     }
 
-    @Override
-    public void park(SelChImpl ch, int event, long nanos) {
-        int fdVal = ch.getFDVal();
-        long start = System.nanoTime();
-        long deadline = (nanos > 0) ? start + nanos : 0;
-        long k = key(fdVal, event);
-        Waiter w = new Waiter();
-        waiters.put(k, w);
-        try {
-            long sleep = MIN_PARK_NANOS;
-            for (;;) {
-                if (w.stopped || !ch.isOpen() || w.thread.isInterrupted())
-                    return;
-                if (RdmaNet.poll0(fdVal, event) != 0)
-                    return;
-                long waited = System.nanoTime() - start;
-                if (waited > MAX_WAIT_NANOS)
-                    return;   // the caller retries the operation
-                long park = 0;
-                if (waited > SPIN_NANOS) {
-                    park = sleep;
-                    sleep = Math.min(sleep * 2, MAX_PARK_NANOS);
-                }
-                if (deadline != 0) {
-                    long remaining = deadline - System.nanoTime();
-                    if (remaining <= 0)
-                        return;
-                    park = Math.min(park, remaining);
-                }
-                if (park == 0) {
-                    Thread.onSpinWait();
+    private RdmaPoller poller(boolean accept) throws IOException {
+        RdmaPoller p = accept ? acceptPoller : poller;
+        if (p == null) {
+            synchronized (this) {
+                if (accept) {
+                    if ((p = acceptPoller) == null)
+                        acceptPoller = p = RdmaPoller.ticking("RDMA-Accept-Poller", ACCEPT_POLL_NANOS);
                 } else {
-                    LockSupport.parkNanos(park);
+                    if ((p = poller) == null)
+                        poller = p = RdmaPoller.blocking("RDMA-Poller");
                 }
             }
-        } finally {
-            waiters.remove(k, w);
         }
+        return p;
     }
 
-    private void wake(long key) {
-        Waiter w = waiters.get(key);
-        if (w != null) {
-            w.stopped = true;
-            LockSupport.unpark(w.thread);
+    @Override
+    public void park(SelChImpl ch, int event, long nanos) throws IOException {
+        int fdVal = ch.getFDVal();
+        if (shutdowns.contains(key(fdVal, event)))
+            return;
+        int spin = (fdVal >= 0 && fdVal < spinMicros.length) ? spinMicros[fdVal] : 0;
+        if (spin > 0) {
+            if (RdmaPoller.spin0(fdVal, event, spin * 1000L) != 0) {
+                setSpin(fdVal, spin * 2);
+                return;
+            }
+            setSpin(fdVal, spin / 2);
         }
+        RdmaPoller p = poller(listeners.contains(fdVal));
+        long start = System.nanoTime();
+        boolean woken;
+        p.register(fdVal, event);
+        try {
+            // a close, shutdown or interrupt before the registration did not see it
+            if (!ch.isOpen() || shutdowns.contains(key(fdVal, event))
+                    || Thread.currentThread().isInterrupted())
+                return;
+            if (nanos > 0) {
+                LockSupport.parkNanos(nanos);
+            } else {
+                LockSupport.park();
+            }
+        } finally {
+            woken = !p.deregister(fdVal, event);
+        }
+        if (woken && ch.isOpen() && System.nanoTime() - start < MAX_SPIN_MICROS * 1000L)
+            setSpin(fdVal, Math.max(spin * 2, MIN_SPIN_MICROS));
+    }
+
+    private void setSpin(int fdVal, int micros) {
+        if (fdVal >= 0 && fdVal < spinMicros.length)
+            spinMicros[fdVal] = (char) Math.min(micros, MAX_SPIN_MICROS);
+    }
+
+    private void wake(int fdVal, int event) {
+        RdmaPoller p = acceptPoller;
+        if (p != null)
+            p.wake(fdVal, event);
+        p = poller;
+        if (p != null)
+            p.wake(fdVal, event);
     }
 
     @Override
     public void stopPoll(int fdVal, int event, long thread) {
-        wake(key(fdVal, event));
+        shutdowns.add(key(fdVal, event));
+        wake(fdVal, event);
     }
 
     // -- data and close
@@ -431,8 +467,8 @@ final class RdmaSocketOps extends SocketOps {
     @Override
     public void preClose(FileDescriptor fd, long reader, long writer) {
         int fdVal = FDA.get(fd);
-        wake(key(fdVal, POLLIN));
-        wake(key(fdVal, POLLOUT));
+        wake(fdVal, POLLIN);
+        wake(fdVal, POLLOUT);
     }
 
     /*
@@ -445,9 +481,19 @@ final class RdmaSocketOps extends SocketOps {
     private void track(FileDescriptor fd) {
         int fdVal = FDA.get(fd);
         Runnable closer = () -> {
-            // Forget the number's state before rclose lets rsockets reuse it.
+            // Forget the number's state before rclose lets rsockets reuse it,
+            // and let no poller touch the socket once rclose frees it.
             cleanables.remove(fdVal);
             lingers.remove(fdVal);
+            shutdowns.remove(key(fdVal, POLLIN));
+            shutdowns.remove(key(fdVal, POLLOUT));
+            setSpin(fdVal, MAX_SPIN_MICROS);
+            RdmaPoller p = acceptPoller;
+            if (p != null)
+                p.retire(fdVal);
+            p = poller;
+            if (p != null)
+                p.retire(fdVal);
             if (listeners.remove(fdVal))
                 listenerCount.decrementAndGet();
             RdmaNet.close0(fdVal);

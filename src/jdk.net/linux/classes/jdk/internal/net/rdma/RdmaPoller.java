@@ -1,0 +1,297 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+package jdk.internal.net.rdma;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Waits for rsockets on behalf of the threads blocked on them, so that a
+ * blocked thread, platform or virtual, is parked and costs nothing until
+ * its socket is ready: the model is sun.nio.ch.Poller, with rpoll as the
+ * readiness call.
+ *
+ * <p> A waiter registers its socket and event, wakes the poller and parks;
+ * the poller thread polls every registered socket in one rpoll and unparks
+ * the waiters of the ready ones.  At most one thread waits per socket and
+ * event (the channels' read, write and accept locks).  rsockets readiness
+ * is a level (rpoll inspects the socket's state each time), so a socket
+ * that became ready before the poller saw its registration is found by the
+ * next rpoll.
+ *
+ * <p> A blocking poller rpolls with no timeout, its eventfd in slot 0 to
+ * be woken for registrations.  A ticking poller rpolls without waiting
+ * every tick while it has waiters, and parks while it has none: rsockets
+ * marks a listening socket ready without waking an rpoll that waits on it
+ * (the accept-readiness gap, doc/rdma-sockets-design.md), so accepts are
+ * waited for that way, at a cost that grows with the number of blocked
+ * accepts only.
+ *
+ * <p> No socket is closed, nor shut down, while a poller may be inside an
+ * rpoll that includes it: {@link #retire} and {@link #exclude} return only
+ * once the poller is outside every such rpoll.
+ */
+final class RdmaPoller {
+    // poll(2) events
+    static final int POLLIN = 0x0001;
+    static final int POLLOUT = 0x0004;
+    private static final int POLLERR = 0x0008;
+    private static final int POLLHUP = 0x0010;
+    private static final int POLLNVAL = 0x0020;
+
+    static {
+        // the natives are in librdmasocket, which RdmaNet loads
+        if (RdmaNet.UNAVAILABLE_REASON != null)
+            throw new InternalError(RdmaNet.UNAVAILABLE_REASON);
+    }
+
+    private final String name;
+    private final long tickNanos;     // 0 for a blocking poller
+    private final int wakeFd;         // -1 for a ticking poller
+
+    private final ConcurrentHashMap<Integer, Thread> readers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, Thread> writers = new ConcurrentHashMap<>();
+    private final AtomicBoolean wakeupPending = new AtomicBoolean();
+
+    // guarded by this
+    private Thread thread;
+    private final Set<Integer> polled = new HashSet<>();     // in the current rpoll
+    private final Set<Integer> excluded = new HashSet<>();   // left out while shut down
+
+    private RdmaPoller(String name, long tickNanos, int wakeFd) {
+        this.name = name;
+        this.tickNanos = tickNanos;
+        this.wakeFd = wakeFd;
+    }
+
+    /** A poller that blocks in rpoll until a socket is ready. */
+    static RdmaPoller blocking(String name) throws IOException {
+        return new RdmaPoller(name, 0, eventfd0());
+    }
+
+    /** A poller that checks its sockets every tickNanos. */
+    static RdmaPoller ticking(String name, long tickNanos) {
+        return new RdmaPoller(name, tickNanos, -1);
+    }
+
+    private ConcurrentHashMap<Integer, Thread> waiters(int event) {
+        return ((event & POLLIN) != 0) ? readers : writers;
+    }
+
+    /** Registers the current thread as the waiter for event on fd. */
+    void register(int fd, int event) {
+        waiters(event).put(fd, Thread.currentThread());
+        wakeup();
+    }
+
+    /**
+     * Removes the current thread's registration; returns false if the
+     * poller (or a close or shutdown) had removed it already.
+     */
+    boolean deregister(int fd, int event) {
+        return waiters(event).remove(fd, Thread.currentThread());
+    }
+
+    /** Unparks the waiter for event on fd, if any. */
+    void wake(int fd, int event) {
+        Thread t = waiters(event).remove(fd);
+        if (t != null)
+            LockSupport.unpark(t);
+    }
+
+    private void wakeAll() {
+        for (Integer fd : readers.keySet())
+            wake(fd, POLLIN);
+        for (Integer fd : writers.keySet())
+            wake(fd, POLLOUT);
+    }
+
+    private void wakeup() {
+        Thread t;
+        synchronized (this) {
+            t = thread;
+            if (t == null) {
+                thread = t = Thread.ofPlatform()
+                        .name(name)
+                        .daemon()
+                        .inheritInheritableThreadLocals(false)
+                        .unstarted(this::run);
+                t.setContextClassLoader(null);
+                t.start();
+                return;
+            }
+        }
+        if (wakeFd < 0) {
+            LockSupport.unpark(t);
+        } else if (wakeupPending.compareAndSet(false, true)) {
+            signal0(wakeFd);
+        }
+    }
+
+    /**
+     * Returns once the poller is in no rpoll that includes fd, so that the
+     * socket can be closed.  Its waiters must have left already.
+     */
+    void retire(int fd) {
+        awaitNotPolled(fd);
+    }
+
+    /**
+     * Leaves fd out of every rpoll until {@link #include}: rshutdown may
+     * wait for the socket's sends in blocking mode, and an rpoll of the
+     * socket meanwhile would wait for it too, holding up every waiter.
+     */
+    void exclude(int fd) {
+        synchronized (this) {
+            excluded.add(fd);
+        }
+        awaitNotPolled(fd);
+    }
+
+    void include(int fd) {
+        synchronized (this) {
+            excluded.remove(fd);
+        }
+        if (readers.containsKey(fd) || writers.containsKey(fd))
+            wakeup();
+    }
+
+    private void awaitNotPolled(int fd) {
+        boolean interrupted = false;
+        synchronized (this) {
+            if (polled.contains(fd)) {
+                if (wakeFd >= 0 && wakeupPending.compareAndSet(false, true))
+                    signal0(wakeFd);
+                while (polled.contains(fd)) {
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+        }
+        if (interrupted)
+            Thread.currentThread().interrupt();
+    }
+
+    // the poller thread
+
+    private int[] fds = new int[16];
+    private int[] events = new int[16];
+
+    /** Fills fds and events with the sockets to poll; returns their number. */
+    private int collect() {
+        int n = 0;
+        if (wakeFd >= 0) {
+            fds[0] = wakeFd;
+            events[0] = POLLIN;
+            n = 1;
+        }
+        for (Integer fd : readers.keySet())
+            n = add(n, fd, POLLIN | (writers.containsKey(fd) ? POLLOUT : 0));
+        for (Integer fd : writers.keySet()) {
+            if (!readers.containsKey(fd))
+                n = add(n, fd, POLLOUT);
+        }
+        return n;
+    }
+
+    private int add(int n, int fd, int event) {
+        if (excluded.contains(fd) || !polled.add(fd))
+            return n;
+        if (n == fds.length) {
+            fds = Arrays.copyOf(fds, n * 2);
+            events = Arrays.copyOf(events, n * 2);
+        }
+        fds[n] = fd;
+        events[n] = event;
+        return n + 1;
+    }
+
+    private void run() {
+        int first = (wakeFd >= 0) ? 1 : 0;
+        for (;;) {
+            int n;
+            synchronized (this) {
+                n = collect();
+            }
+            if (n == 0) {
+                // a ticking poller with nothing to wait for
+                LockSupport.park();
+                continue;
+            }
+            int ready;
+            try {
+                ready = poll0(fds, events, n, (wakeFd >= 0) ? -1 : 0);
+            } catch (IOException e) {
+                // rpoll failed (ENOMEM): every waiter retries its operation
+                // and registers again
+                ready = 0;
+                wakeAll();
+                LockSupport.parkNanos(1_000_000L);
+            } finally {
+                synchronized (this) {
+                    polled.clear();
+                    notifyAll();
+                }
+            }
+            if (ready > 0) {
+                if (first == 1 && events[0] != 0) {
+                    wakeupPending.set(false);
+                    drain0(wakeFd);
+                }
+                for (int i = first; i < n; i++) {
+                    int revents = events[i];
+                    if (revents == 0)
+                        continue;
+                    if ((revents & (POLLIN | POLLERR | POLLHUP | POLLNVAL)) != 0)
+                        wake(fds[i], POLLIN);
+                    if ((revents & (POLLOUT | POLLERR | POLLHUP | POLLNVAL)) != 0)
+                        wake(fds[i], POLLOUT);
+                }
+            }
+            if (tickNanos > 0)
+                LockSupport.parkNanos(tickNanos);
+        }
+    }
+
+    private static native int eventfd0() throws IOException;
+    private static native void signal0(int fd);
+    private static native void drain0(int fd);
+    private static native int poll0(int[] fds, int[] events, int nfds, int timeout) throws IOException;
+
+    /**
+     * Checks the socket without waiting, again and again, for up to nanos:
+     * returns its revents for event, 0 if it did not become ready.
+     */
+    static native int spin0(int fd, int event, long nanos);
+}
