@@ -151,9 +151,15 @@ final class RdmaPoller {
         }
         if (wakeFd < 0) {
             LockSupport.unpark(t);
-        } else if (wakeupPending.compareAndSet(false, true)) {
-            signal0(wakeFd);
+        } else {
+            signal();
         }
+    }
+
+    // writes the eventfd unless a write is already pending (the poller drains it)
+    private void signal() {
+        if (wakeupPending.compareAndSet(false, true))
+            signal0(wakeFd);
     }
 
     /**
@@ -188,8 +194,8 @@ final class RdmaPoller {
         boolean interrupted = false;
         synchronized (this) {
             if (polled.contains(fd)) {
-                if (wakeFd >= 0 && wakeupPending.compareAndSet(false, true))
-                    signal0(wakeFd);
+                if (wakeFd >= 0)
+                    signal();
                 while (polled.contains(fd)) {
                     try {
                         wait();

@@ -77,9 +77,9 @@ final class RdmaSocketOps extends SocketOps {
     /*
      * The spin before a wait: a reply on a fast network comes sooner than
      * a parked thread is woken.  Each socket spins for up to its budget,
-     * which doubles (up to MAX_SPIN_MICROS) when the spin, or a spin as long
-     * as the wait turned out to be, would have caught the event, and halves
-     * when it did not: a socket that waits long, such as an idle
+     * which doubles (up to MAX_SPIN_MICROS) when the spin caught the event or
+     * the event came within MAX_SPIN_MICROS of parking, and halves when the
+     * spin missed it: a socket that waits long, such as an idle
      * connection, soon stops spinning.
      */
     private static final int MAX_SPIN_MICROS = 200;
