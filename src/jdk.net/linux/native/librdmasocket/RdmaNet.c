@@ -43,6 +43,7 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -220,6 +221,16 @@ static jint throwConnectError(JNIEnv *env, int err)
         return throwError(env, err, CONNECT_EXCEPTION);
     case EHOSTUNREACH:
         return throwError(env, err, NO_ROUTE_EXCEPTION);
+    case EINVAL:
+        /* the address was checked in Java: the device refused the queue
+           pair or completion queue rsockets asked for (rsockets caps each
+           queue at the device's limit, but not their sum, the size of the
+           completion queue, nor the inline size) */
+        errno = err;
+        JNU_ThrowByNameWithMessageAndLastError(env, SOCKET_EXCEPTION,
+            "the RDMA device refused the connection's queues: are RDMA_SQSIZE plus RDMA_RQSIZE,"
+            " or RDMA_INLINE, above its limits?");
+        return IOS_THROWN;
     default:
         return throwSocketError(env, err);
     }
@@ -551,25 +562,103 @@ Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd)
     (void) p_rclose(fd);
 }
 
+/* The index of fd among the sockets of pairs (socket, watch), sorted by socket, or -1. */
+static jint watchIndex(const jint *pairs, jint npairs, int fd)
+{
+    jint lo = 0, hi = npairs - 1;
+    while (lo <= hi) {
+        jint mid = (lo + hi) >> 1;
+        if (pairs[2 * mid] < fd)
+            lo = mid + 1;
+        else if (pairs[2 * mid] > fd)
+            hi = mid - 1;
+        else
+            return mid;
+    }
+    return -1;
+}
+
+static int rpollSelector(struct pollfd *fds, int nfds, jint timeout, jint capMillis)
+{
+    if (timeout == 0 || (timeout < 0 && capMillis <= 0))
+        return p_rpoll(fds, (nfds_t) nfds, timeout == 0 ? 0 : -1);
+    return rpollWithTimeout(fds, (nfds_t) nfds, timeout, capMillis);
+}
+
 /*
  * rpoll of the selector's struct pollfd array, for timeout milliseconds
  * (negative: no timeout), the listeners among them re-checked every
  * capMillis if that is positive (rpollWithTimeout in RdmaWorkarounds.c).
+ * watches, if not null, holds (socket, watch descriptor) pairs sorted by
+ * socket (RdmaSocketOps.lost): the watch of each socket in the array is
+ * polled too, in a copy of the array, and a readable one gives its socket
+ * POLLHUP and is stored in lost (lost[0] the count, the sockets after it).
  */
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_pollArray0(JNIEnv *env, jclass cl, jlong address, jint nfds,
-                                              jint timeout, jint capMillis)
+                                              jint timeout, jint capMillis,
+                                              jintArray watches, jintArray lost)
 {
     struct pollfd *fds = (struct pollfd *)(intptr_t) address;
-    int n;
-    if (timeout == 0 || (timeout < 0 && capMillis <= 0)) {
-        n = p_rpoll(fds, (nfds_t) nfds, timeout == 0 ? 0 : -1);
-    } else {
-        n = rpollWithTimeout(fds, (nfds_t) nfds, timeout, capMillis);
+    struct pollfd *all = NULL;
+    jint *owner = NULL;      /* the array index of each watch's socket */
+    jint *found = NULL;      /* the count of lost sockets, then their numbers */
+    jint nall = nfds;
+    if (watches != NULL) {
+        jint npairs = (*env)->GetArrayLength(env, watches) / 2;
+        jint *pairs = (*env)->GetIntArrayElements(env, watches, NULL);
+        if (pairs == NULL)
+            return IOS_THROWN;
+        all = malloc(sizeof(struct pollfd) * (nfds + npairs));
+        owner = malloc(sizeof(jint) * (npairs + 1));
+        found = malloc(sizeof(jint) * (npairs + 1));
+        if (all == NULL || owner == NULL || found == NULL) {
+            (*env)->ReleaseIntArrayElements(env, watches, pairs, JNI_ABORT);
+            free(all);
+            free(owner);
+            free(found);
+            JNU_ThrowOutOfMemoryError(env, "rpoll array");
+            return IOS_THROWN;
+        }
+        memcpy(all, fds, sizeof(struct pollfd) * nfds);
+        for (jint i = 0; i < nfds && nall < nfds + npairs; i++) {
+            jint k = (fds[i].events != 0) ? watchIndex(pairs, npairs, fds[i].fd) : -1;
+            if (k >= 0) {
+                all[nall].fd = pairs[2 * k + 1];
+                all[nall].events = POLLIN;
+                all[nall].revents = 0;
+                owner[nall - nfds] = i;
+                nall++;
+            }
+        }
+        (*env)->ReleaseIntArrayElements(env, watches, pairs, JNI_ABORT);
     }
+    int n = rpollSelector(nall > nfds ? all : fds, nall, timeout, capMillis);
+    int err = errno;
+    if (nall > nfds && n >= 0) {
+        jint nlost = 0;
+        for (jint i = 0; i < nfds; i++)
+            fds[i].revents = all[i].revents;
+        for (jint j = nfds; j < nall; j++) {
+            if (all[j].revents != 0) {
+                struct pollfd *p = &fds[owner[j - nfds]];
+                p->revents |= POLLHUP;
+                found[++nlost] = p->fd;
+            }
+        }
+        found[0] = nlost;
+        (*env)->SetIntArrayRegion(env, lost, 0, nlost + 1, found);
+        n = 0;
+        for (jint i = 0; i < nfds; i++)
+            n += (fds[i].revents != 0);
+    }
+    free(all);
+    free(owner);
+    free(found);
     if (n < 0) {
-        if (errno == EINTR)
+        if (err == EINTR)
             return IOS_INTERRUPTED;
+        errno = err;
         JNU_ThrowIOExceptionWithLastError(env, "rpoll failed");
         return IOS_THROWN;
     }

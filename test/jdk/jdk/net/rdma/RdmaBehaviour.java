@@ -56,6 +56,7 @@ import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.IllegalSelectorException;
+import java.nio.channels.NetworkChannel;
 import java.nio.channels.NotYetBoundException;
 import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.SelectionKey;
@@ -87,7 +88,8 @@ public class RdmaBehaviour {
                 new RdmaTestLib.Case("shutdownInput wakes a blocked reader", RdmaBehaviour::shutdownInput),
                 new RdmaTestLib.Case("selector wakeup, timed select, mixing", RdmaBehaviour::selector),
                 new RdmaTestLib.Case("bad inputs", RdmaBehaviour::badInputs),
-                new RdmaTestLib.Case("options", RdmaBehaviour::options)));
+                new RdmaTestLib.Case("options", RdmaBehaviour::options),
+                new RdmaTestLib.Case("options at their limits", RdmaBehaviour::optionLimits)));
     }
 
     /** A connected pair: [0] the client, [1] the accepted channel. */
@@ -450,6 +452,98 @@ public class RdmaBehaviour {
                 peer.write(ByteBuffer.wrap(new byte[] { 9 }));
             }
             assertEquals((byte) 9, RdmaTestLib.readFully(sc, 1).get(0), "the byte sent before a close with SO_LINGER 0");
+        }
+    }
+
+    /**
+     * SO_SNDBUF, SO_RCVBUF and the RDMA options set to 0, 1 and
+     * Integer.MAX_VALUE, in that order: each either throws
+     * IllegalArgumentException or leaves the option no smaller than the
+     * smaller request did; then a connection with each end at the
+     * extremes carries data intact.
+     */
+    static void optionLimits() throws Exception {
+        List<SocketOption<Integer>> options = List.of(StandardSocketOptions.SO_SNDBUF,
+                StandardSocketOptions.SO_RCVBUF, RdmaSocketOptions.RDMA_SQSIZE,
+                RdmaSocketOptions.RDMA_RQSIZE, RdmaSocketOptions.RDMA_INLINE);
+        for (boolean server : new boolean[] { false, true }) {
+            try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+                 SocketChannel sc = Sockets.openRdmaSocketChannel()) {
+                for (SocketOption<Integer> o : options) {
+                    NetworkChannel ch = server ? ssc : sc;
+                    if (!ch.supportedOptions().contains(o))
+                        continue;
+                    int dflt = ch.getOption(o);
+                    int before = 0;
+                    StringBuilder seen = new StringBuilder("  " + (server ? "server " : "") + o + ": default " + dflt);
+                    for (int v : new int[] { 0, 1, Integer.MAX_VALUE }) {
+                        try {
+                            ch.setOption(o, v);
+                        } catch (IllegalArgumentException e) {
+                            seen.append(", ").append(v).append(" -> IllegalArgumentException");
+                            assertTrue(e.getMessage() != null && e.getMessage().contains(Integer.toString(v)),
+                                    o + " set to " + v + ": the message names the value: " + e.getMessage());
+                            continue;
+                        }
+                        int now = ch.getOption(o);
+                        seen.append(", ").append(v).append(" -> ").append(now);
+                        assertGreaterThanOrEqual(now, before, o + " after setting " + v
+                                + ", a larger request than the one that gave " + before);
+                        if (v == Integer.MAX_VALUE)
+                            assertGreaterThanOrEqual(now, dflt, o + " after setting " + v + " (default " + dflt + ")");
+                        before = now;
+                    }
+                    System.out.println(seen);
+                }
+            }
+        }
+        // queue or inline sizes above the device's limits fail the connect
+        // with a message that names the options (rxe: 16384 work requests
+        // a queue, 32767 completions, 400 bytes inline); or the device
+        // takes them
+        for (SocketOption<Integer> o : List.of(RdmaSocketOptions.RDMA_INLINE, RdmaSocketOptions.RDMA_SQSIZE)) {
+            try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+                 SocketChannel sc = Sockets.openRdmaSocketChannel()) {
+                ssc.bind(RdmaTestLib.anyPort());
+                sc.setOption(o, 65534);
+                if (o == RdmaSocketOptions.RDMA_SQSIZE)
+                    sc.setOption(RdmaSocketOptions.RDMA_RQSIZE, 65534);
+                try {
+                    sc.connect(ssc.getLocalAddress());
+                    System.out.println("  connect with " + o + " 65534: connected");
+                } catch (SocketException e) {
+                    System.out.println("  connect with " + o + " 65534: " + e);
+                    assertTrue(e.getMessage().contains(o.name()), "the message names " + o + ": " + e.getMessage());
+                }
+            }
+        }
+        // the smallest and the largest buffers, and the smallest queues,
+        // carry data
+        for (int v : new int[] { 0, 1, Integer.MAX_VALUE }) {
+            try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+                 SocketChannel sc = Sockets.openRdmaSocketChannel()) {
+                int queue = (v == Integer.MAX_VALUE) ? 384 : Math.max(v, 1);
+                ssc.setOption(StandardSocketOptions.SO_RCVBUF, v);
+                ssc.setOption(RdmaSocketOptions.RDMA_SQSIZE, queue);
+                ssc.setOption(RdmaSocketOptions.RDMA_RQSIZE, queue);
+                ssc.setOption(RdmaSocketOptions.RDMA_INLINE, Math.min(v, 64));
+                ssc.bind(RdmaTestLib.anyPort());
+                sc.setOption(StandardSocketOptions.SO_SNDBUF, v);
+                sc.setOption(StandardSocketOptions.SO_RCVBUF, v);
+                sc.setOption(RdmaSocketOptions.RDMA_SQSIZE, queue);
+                sc.setOption(RdmaSocketOptions.RDMA_RQSIZE, queue);
+                sc.setOption(RdmaSocketOptions.RDMA_INLINE, Math.min(v, 64));
+                sc.connect(ssc.getLocalAddress());
+                try (SocketChannel peer = ssc.accept()) {
+                    peer.setOption(StandardSocketOptions.SO_SNDBUF, v);
+                    long t0 = System.nanoTime();
+                    RdmaTestLib.echo(sc, peer, 1 << 20, v);
+                    System.out.printf("  1 MiB echo with every option set to %d: SO_SNDBUF %d, SO_RCVBUF %d,"
+                            + " RDMA_SQSIZE %d, %.0f ms%n", v, sc.getOption(StandardSocketOptions.SO_SNDBUF),
+                            sc.getOption(StandardSocketOptions.SO_RCVBUF),
+                            sc.getOption(RdmaSocketOptions.RDMA_SQSIZE), (System.nanoTime() - t0) / 1e6);
+                }
+            }
         }
     }
 }

@@ -147,40 +147,20 @@ public class RdmaLeak {
             try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
                 sc.connect(ssc.getLocalAddress());
                 try (SocketChannel peer = ssc.accept()) {
-                    echo(sc, peer, 0);
+                    RdmaTestLib.echo(sc, peer, 1 << 20, 0);
                     for (int i = 0; i < 5; i++) {
                         Process p = new ProcessBuilder("/bin/sh", "-c", "echo child $$").inheritIO().start();
                         assertEquals(0, p.waitFor(), "child exit status");
                         // the connection still carries data both ways, the sent buffers unchanged
-                        echo(sc, peer, i + 1);
+                        RdmaTestLib.echo(sc, peer, 1 << 20, i + 1);
                     }
                     // a child alive while data flows
                     Process sleeper = new ProcessBuilder("/bin/sleep", "2").start();
-                    echo(sc, peer, 100);
+                    RdmaTestLib.echo(sc, peer, 1 << 20, 100);
                     assertEquals(0, sleeper.waitFor(), "sleeper exit status");
-                    echo(sc, peer, 101);
+                    RdmaTestLib.echo(sc, peer, 1 << 20, 101);
                 }
             }
         }
-    }
-
-    /** Sends 1 MiB from a to b and back, checking every byte. */
-    static void echo(SocketChannel a, SocketChannel b, long seed) throws Exception {
-        int n = 1 << 20;
-        ByteBuffer out = ByteBuffer.allocateDirect(n);
-        RdmaTestLib.fill(out, seed * 7);
-        Thread t = Thread.ofPlatform().start(() -> {
-            try {
-                ByteBuffer got = RdmaTestLib.readFully(b, n);
-                RdmaTestLib.writeFully(b, got);
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
-        RdmaTestLib.writeFully(a, out);
-        ByteBuffer back = RdmaTestLib.readFully(a, n);
-        t.join();
-        out.flip();
-        assertEquals(-1, back.mismatch(out), "the first byte that differs after echo " + seed);
     }
 }

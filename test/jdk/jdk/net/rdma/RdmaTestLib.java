@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -97,6 +98,41 @@ public final class RdmaTestLib {
     public static void writeFully(SocketChannel sc, ByteBuffer buf) throws IOException {
         while (buf.hasRemaining())
             sc.write(buf);
+    }
+
+    /**
+     * Sends n bytes of the test stream (from offset seed * 7) from a to b,
+     * which a second thread sends back, and checks every byte that returns.
+     */
+    public static void echo(SocketChannel a, SocketChannel b, int n, long seed) throws Exception {
+        ByteBuffer out = ByteBuffer.allocateDirect(n);
+        fill(out, seed * 7);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                writeFully(b, readFully(b, n));
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        writeFully(a, out);
+        ByteBuffer back = readFully(a, n);
+        t.join();
+        if (failure.get() != null)
+            throw new AssertionError("the echoing side of echo " + seed + " failed", failure.get());
+        out.flip();
+        Asserts.assertEquals(-1, back.mismatch(out), "the first byte that differs after echo " + seed);
+    }
+
+    /** Runs ip(8) with args and fails unless it succeeds. */
+    public static void ip(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Files.isExecutable(Path.of("/usr/sbin/ip")) ? "/usr/sbin/ip" : "/sbin/ip");
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        Asserts.assertEquals(0, p.waitFor(), String.join(" ", cmd) + " exit status; its output: " + out);
+        System.out.println("$ " + String.join(" ", cmd) + " " + out.strip());
     }
 
     /** The number of open file descriptors of this process. */

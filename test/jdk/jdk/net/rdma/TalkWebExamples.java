@@ -32,7 +32,10 @@
  *          the RDMA device's interface and maps the host name to it with
  *          jdk.net.hosts.file.  The examples' loops end only when every byte
  *          went both ways (a short stream or EOF never ends them), so each
- *          run has a deadline.
+ *          run has a deadline.  The examples count bytes without looking
+ *          at them, so each is also run against a checking peer written
+ *          here: the server must send back exactly the bytes it was sent,
+ *          and the client must send exactly its size in 'a's.
  * @requires os.family == "linux"
  * @library /test/lib
  * @compile -Xlint:deprecation -Werror talk/WebServer.java talk/WebClient.java
@@ -41,16 +44,24 @@
  */
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import jdk.net.Sockets;
 
 import static jdk.test.lib.Asserts.*;
 
 public class TalkWebExamples {
     static final String TALK_ADDR = "30.30.30.1";
+    static final int PORT = 9000;
     static final long DEADLINE_SECONDS = 120;
 
     interface Main {
@@ -66,7 +77,7 @@ public class TalkWebExamples {
                 + " (none: run in the RDMA test guest, make/scripts/rdma-guest.sh)");
         boolean added = false;
         if (NetworkInterface.getByInetAddress(InetAddress.getByName(TALK_ADDR)) == null) {
-            ip("addr", "add", TALK_ADDR + "/32", "dev", nif.getName());
+            RdmaTestLib.ip("addr", "add", TALK_ADDR + "/32", "dev", nif.getName());
             added = true;
         }
         try {
@@ -75,10 +86,14 @@ public class TalkWebExamples {
             for (int size : new int[] { 1, 4096, 65536, 1 << 20 }) {
                 run("Sockets", WebServer::main, WebClient::main, size);
                 run("RdmaSockets", RdmaSocketsWebServer::main, RdmaSocketsWebClient::main, size);
+                run("Sockets server", WebServer::main, TalkWebExamples::checkingClient, size);
+                run("RdmaSockets server", RdmaSocketsWebServer::main, TalkWebExamples::checkingClient, size);
+                run("Sockets client", TalkWebExamples::checkingServer, WebClient::main, size);
+                run("RdmaSockets client", TalkWebExamples::checkingServer, RdmaSocketsWebClient::main, size);
             }
         } finally {
             if (added)
-                ip("addr", "del", TALK_ADDR + "/32", "dev", nif.getName());
+                RdmaTestLib.ip("addr", "del", TALK_ADDR + "/32", "dev", nif.getName());
         }
     }
 
@@ -107,24 +122,46 @@ public class TalkWebExamples {
         ct.start();
         ct.join(TimeUnit.SECONDS.toMillis(DEADLINE_SECONDS));
         st.join(TimeUnit.SECONDS.toMillis(DEADLINE_SECONDS));
+        // a checking peer's failure first: the example it ran against may
+        // then loop for ever, which is not the fault to report
+        for (Throwable t : failure)
+            if (t != null)
+                fail(api + " example, " + size + " bytes: " + t, t);
         if (ct.isAlive() || st.isAlive())
             fail(api + " example, " + size + " bytes: not done after "
                     + DEADLINE_SECONDS + " s (client alive " + ct.isAlive() + ", server alive "
                     + st.isAlive() + ")");
-        for (Throwable t : failure)
-            if (t != null)
-                fail(api + " example, " + size + " bytes: " + t, t);
         System.out.printf("%s example, %d bytes each way: %.2f s%n", api, size,
                 (System.nanoTime() - t0) / 1e9);
     }
 
-    static void ip(String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>();
-        cmd.add(Files.isExecutable(Path.of("/usr/sbin/ip")) ? "/usr/sbin/ip" : "/sbin/ip");
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), String.join(" ", cmd) + " exit status; its output: " + out);
-        System.out.println("$ " + String.join(" ", cmd) + " " + out.strip());
+    /** A client for the examples' servers: sends the test stream, checks every byte that comes back. */
+    static void checkingClient(String[] args) throws Exception {
+        int size = Integer.parseInt(args[0]);
+        ByteBuffer sent = ByteBuffer.wrap(RdmaTestLib.message(size, size));
+        try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
+            sc.connect(new InetSocketAddress(TALK_ADDR, PORT));
+            RdmaTestLib.writeFully(sc, sent.duplicate());
+            ByteBuffer back = RdmaTestLib.readFully(sc, size);
+            assertEquals(-1, back.mismatch(sent), "the first byte the server sent back wrong, of " + size);
+            assertEquals(-1, sc.read(ByteBuffer.allocate(1)), "EOF once the server has sent its " + size + " bytes");
+        }
+    }
+
+    /** A server for the examples' clients: checks that the client sends its size in 'a's, then echoes. */
+    static void checkingServer(String[] args) throws Exception {
+        int size = Integer.parseInt(args[0]);
+        byte[] as = new byte[size];
+        Arrays.fill(as, (byte) 'a');
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.bind(new InetSocketAddress(InetAddress.getLocalHost(), PORT));
+            try (SocketChannel c = ssc.accept()) {
+                ByteBuffer got = RdmaTestLib.readFully(c, size);
+                assertEquals(-1, got.mismatch(ByteBuffer.wrap(as)), "the first byte the client sent that is not 'a'");
+                RdmaTestLib.writeFully(c, got.rewind());
+                assertEquals(-1, c.read(ByteBuffer.allocate(1)),
+                        "EOF after the client's " + size + " bytes (it sent more, or did not close)");
+            }
+        }
     }
 }

@@ -93,7 +93,11 @@ import java.util.Objects;
  * sockets support {@code SO_RCVBUF}, {@code SO_REUSEADDR} and the options of
  * {@link RdmaSocketOptions}. Any other option throws
  * {@code UnsupportedOperationException}. The buffer sizes take effect when
- * set before the socket connects. {@code SO_LINGER} is kept and reported,
+ * set before the socket connects. The RDMA library registers (pins) buffers
+ * of twice the requested size, as Linux reserves for TCP, and reports that
+ * doubled size; a request below 2048 bytes is raised to 2048, one above
+ * 8 MiB is lowered to 8 MiB, so a larger request never gives a smaller
+ * buffer. {@code SO_LINGER} is kept and reported,
  * but rsockets has no linger time and no abortive close: whatever its value,
  * close never discards unsent data and never resets the connection; it may
  * wait until sent data has been acknowledged by the RDMA transport.

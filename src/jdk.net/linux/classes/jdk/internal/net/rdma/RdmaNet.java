@@ -130,5 +130,6 @@ final class RdmaNet {
     static native int write0(int fd, long address, int len) throws IOException;
     static native long writev0(int fd, long address, int cnt) throws IOException;
     static native void close0(int fd);
-    static native int pollArray0(long address, int nfds, int timeout, int capMillis) throws IOException;
+    static native int pollArray0(long address, int nfds, int timeout, int capMillis,
+                                 int[] watches, int[] lost) throws IOException;
 }

@@ -42,14 +42,17 @@ import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.channels.UnsupportedAddressTypeException;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.SharedSecrets;
 import jdk.net.RdmaSocketOptions;
+import sun.nio.ch.IOStatus;
 import sun.nio.ch.IOUtil;
 import sun.nio.ch.Net;
 import sun.nio.ch.SelChImpl;
@@ -67,7 +70,7 @@ import sun.nio.ch.SocketOps;
  * way; a virtual thread unmounts while parked, so it never pins its
  * carrier, and a blocked thread costs no CPU.
  */
-final class RdmaSocketOps extends SocketOps {
+final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatch {
     private static final JavaIOFileDescriptorAccess FDA = SharedSecrets.getJavaIOFileDescriptorAccess();
 
     // poll(2) events, as in sun.nio.ch.Net
@@ -120,6 +123,27 @@ final class RdmaSocketOps extends SocketOps {
     // (fd << 1 | 0 for POLLIN, 1 for POLLOUT) after shutdown of that direction:
     // a wait for it returns at once
     private final Set<Long> shutdowns = ConcurrentHashMap.newKeySet();
+
+    /*
+     * Connections this side opened, and lost.  rsockets learns that the
+     * peer has gone (its rdma_cm disconnect, sent when it closes or its
+     * process dies) from the socket's event channel, whose number is the
+     * rsocket's own, but reads that channel only for the sockets its
+     * connection service thread holds: accepted ones, not those a
+     * synchronous connect opened.  Without a watch, a thread blocked on
+     * such a socket whose peer died would wait for ever (RdmaDeadPeer).
+     * So the poller polls a duplicate of the channel alongside the socket,
+     * and once it is readable the connection is lost: a read that finds no
+     * data returns EOF and a write that cannot send throws "Connection
+     * reset", as for an accepted socket whose peer died.
+     */
+    private final ConcurrentHashMap<Integer, Integer> watches = new ConcurrentHashMap<>();
+    private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
+
+    // (socket, watch descriptor) pairs by socket, for the selector's poll;
+    // null if none.  A lost socket's watch stays readable (nothing reads
+    // the event), so its key stays ready, as a socket at EOF does.
+    private volatile int[] watchPairs;
 
     // SO_LINGER values, emulated (rsockets keeps no linger time)
     private final ConcurrentHashMap<Integer, Integer> lingers = new ConcurrentHashMap<>();
@@ -233,14 +257,46 @@ final class RdmaSocketOps extends SocketOps {
     {
         InetSocketAddress isa = (InetSocketAddress) remote;
         byte[] addr = checkAddress(family, isa.getAddress());
+        int fdVal = IOUtil.fdVal(fd);
+        int n;
         synchronized (CM_LOCK) {
-            return RdmaNet.connect0(IOUtil.fdVal(fd), addr, isa.getPort());
+            n = RdmaNet.connect0(fdVal, addr, isa.getPort());
         }
+        if (n > 0)
+            connected(fdVal);
+        return n;
     }
 
     @Override
     public boolean pollConnectNow(FileDescriptor fd) throws IOException {
-        return RdmaNet.pollConnect0(IOUtil.fdVal(fd));
+        int fdVal = IOUtil.fdVal(fd);
+        boolean done = RdmaNet.pollConnect0(fdVal);
+        if (done)
+            connected(fdVal);
+        return done;
+    }
+
+    private void connected(int fdVal) throws IOException {
+        watches.put(fdVal, RdmaPoller.dup0(fdVal));
+        updateWatchPairs();
+    }
+
+    private synchronized void updateWatchPairs() {
+        int[] pairs = watches.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .flatMapToInt(e -> IntStream.of(e.getKey(), e.getValue()))
+                .toArray();
+        watchPairs = (pairs.length > 0) ? pairs : null;
+    }
+
+    @Override
+    public int watchFd(int fdVal) {
+        return lost.contains(fdVal) ? -1 : watches.getOrDefault(fdVal, -1);
+    }
+
+    @Override
+    public void lost(int fdVal) {
+        lost.add(fdVal);
     }
 
     @Override
@@ -338,10 +394,20 @@ final class RdmaSocketOps extends SocketOps {
                 throw new IllegalArgumentException("Invalid send buffer size: " + v);
             if (name == StandardSocketOptions.SO_RCVBUF && v < 0)
                 throw new IllegalArgumentException("Invalid receive buffer size: " + v);
+            if (name == StandardSocketOptions.SO_SNDBUF || name == StandardSocketOptions.SO_RCVBUF)
+                v = Math.clamp(v, MIN_BUFFER, MAX_BUFFER);
             checkRdmaOption(name, v);
         }
         RdmaNet.setIntOption0(fdVal, optionCode(name), v);
     }
+
+    // rsockets allocates and registers twice the requested size, in a
+    // 32-bit field: an unbounded request would wrap to a smaller buffer (or
+    // one that cannot be pinned), and a receive buffer below the send low
+    // watermark (2 KiB) would never hold a message, so the peer could never
+    // send. MAX_BUFFER keeps each buffer to 16 MiB of pinned memory.
+    private static final int MIN_BUFFER = 2048;
+    private static final int MAX_BUFFER = 8 << 20;
 
     private static void checkRdmaOption(SocketOption<?> name, int v) {
         if (name == RdmaSocketOptions.RDMA_SQSIZE || name == RdmaSocketOptions.RDMA_RQSIZE) {
@@ -381,7 +447,7 @@ final class RdmaSocketOps extends SocketOps {
                         acceptPoller = p = RdmaPoller.ticking("RDMA-Accept-Poller", ACCEPT_POLL_NANOS);
                 } else {
                     if ((p = poller) == null)
-                        poller = p = RdmaPoller.blocking("RDMA-Poller");
+                        poller = p = RdmaPoller.blocking("RDMA-Poller", this);
                 }
             }
         }
@@ -406,9 +472,10 @@ final class RdmaSocketOps extends SocketOps {
         boolean woken;
         p.register(fdVal, event);
         try {
-            // a close, shutdown or interrupt before the registration did not see it
+            // a close, shutdown, interrupt or lost connection before the
+            // registration did not see it
             if (!ch.isOpen() || shutdowns.contains(key(fdVal, event))
-                    || Thread.currentThread().isInterrupted())
+                    || lost.contains(fdVal) || Thread.currentThread().isInterrupted())
                 return;
             if (nanos > 0) {
                 LockSupport.parkNanos(nanos);
@@ -444,24 +511,42 @@ final class RdmaSocketOps extends SocketOps {
 
     // -- data and close
 
+    // Nothing to read, or no room to write, on a lost connection (see lost)
+    // is the end: every byte the peer's transport acknowledged is
+    // delivered before the read finds none.
+
+    private long afterRead(int fdVal, long n) {
+        return (n == IOStatus.UNAVAILABLE && lost.contains(fdVal)) ? IOStatus.EOF : n;
+    }
+
+    private long afterWrite(int fdVal, long n) throws SocketException {
+        if (n == IOStatus.UNAVAILABLE && lost.contains(fdVal))
+            throw new SocketException("Connection reset");
+        return n;
+    }
+
     @Override
     public int read(FileDescriptor fd, long address, int len) throws IOException {
-        return RdmaNet.read0(FDA.get(fd), address, len);
+        int fdVal = FDA.get(fd);
+        return (int) afterRead(fdVal, RdmaNet.read0(fdVal, address, len));
     }
 
     @Override
     public long readv(FileDescriptor fd, long address, int len) throws IOException {
-        return RdmaNet.readv0(FDA.get(fd), address, len);
+        int fdVal = FDA.get(fd);
+        return afterRead(fdVal, RdmaNet.readv0(fdVal, address, len));
     }
 
     @Override
     public int write(FileDescriptor fd, long address, int len) throws IOException {
-        return RdmaNet.write0(FDA.get(fd), address, len);
+        int fdVal = FDA.get(fd);
+        return (int) afterWrite(fdVal, RdmaNet.write0(fdVal, address, len));
     }
 
     @Override
     public long writev(FileDescriptor fd, long address, int len) throws IOException {
-        return RdmaNet.writev0(FDA.get(fd), address, len);
+        int fdVal = FDA.get(fd);
+        return afterWrite(fdVal, RdmaNet.writev0(fdVal, address, len));
     }
 
     @Override
@@ -496,7 +581,21 @@ final class RdmaSocketOps extends SocketOps {
                 p.retire(fdVal);
             if (listeners.remove(fdVal))
                 listenerCount.decrementAndGet();
-            RdmaNet.close0(fdVal);
+            Integer w = watches.remove(fdVal);
+            if (w != null) {
+                updateWatchPairs();
+                RdmaPoller.closeDup0(w);
+            }
+            if (lost.remove(fdVal)) {
+                // rclose drains the sends, which on a connection whose peer
+                // has gone end only when the transport's retries run out
+                // (seconds): close returns at once, and the number stays
+                // taken until rclose has run
+                Thread.ofPlatform().name("RDMA-Closer").daemon()
+                        .start(() -> RdmaNet.close0(fdVal));
+            } else {
+                RdmaNet.close0(fdVal);
+            }
         };
         cleanables.put(fdVal, CLEANER.register(fd, closer));
     }
@@ -518,6 +617,15 @@ final class RdmaSocketOps extends SocketOps {
 
     int poll(long pollAddress, int numfds, int timeout) throws IOException {
         int cap = (listenerCount.get() > 0) ? LISTENER_POLL_MILLIS : -1;
-        return RdmaNet.pollArray0(pollAddress, numfds, timeout, cap);
+        // the watches of the sockets in the array are polled too: a lost
+        // connection makes its socket's key ready (POLLHUP)
+        int[] pairs = watchPairs;
+        int[] lostOut = (pairs != null) ? new int[pairs.length / 2 + 1] : null;
+        int n = RdmaNet.pollArray0(pollAddress, numfds, timeout, cap, pairs, lostOut);
+        if (lostOut != null) {
+            for (int i = 1; i <= lostOut[0]; i++)
+                lost(lostOut[i]);
+        }
+        return n;
     }
 }
