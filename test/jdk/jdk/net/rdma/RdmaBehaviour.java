@@ -498,9 +498,7 @@ public class RdmaBehaviour {
             }
         }
         // queue or inline sizes above the device's limits fail the connect
-        // with a message that names the options (rxe: 16384 work requests
-        // a queue, 32767 completions, 400 bytes inline); or the device
-        // takes them
+        // with a message that names the options, or the device takes them
         for (SocketOption<Integer> o : List.of(RdmaSocketOptions.RDMA_INLINE, RdmaSocketOptions.RDMA_SQSIZE)) {
             try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
                  SocketChannel sc = Sockets.openRdmaSocketChannel()) {
