@@ -27,8 +27,7 @@
  * The native side of jdk.internal.net.rdma.RdmaNet: thin wrappers over the
  * rsockets calls of librdmacm, which is loaded at run time with dlopen, so
  * that the JDK starts and runs on machines without rdma-core.  Every socket
- * is non-blocking but for the connect handshake (connect0); waiting is done
- * in Java, with RdmaPoller (RdmaPoller.c).
+ * is non-blocking; waiting is done in Java, with RdmaPoller (RdmaPoller.c).
  * The natives return sun.nio.ch.IOStatus codes: "would block" is
  * IOS_UNAVAILABLE, and an error is thrown, as the exception that
  * java.net specifies for the operation, and returns IOS_THROWN.  The
@@ -43,7 +42,6 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -337,10 +335,11 @@ Java_jdk_internal_net_rdma_RdmaNet_listen0(JNIEnv *env, jclass cl, jint fd, jint
 }
 
 /*
- * Connects in blocking mode, then makes the socket non-blocking again: the
- * whole handshake runs in this thread, on the socket's own event channel,
- * and the socket is never registered with librdmacm's connection service
- * thread (see RdmaWorkarounds.c).
+ * Starts a non-blocking connect: returns 1 if connected, IOS_UNAVAILABLE if
+ * the handshake goes on (librdmacm's connection service thread and rpoll
+ * drive it; pollConnect0 tells when it is done).  rconnect must not be
+ * called again on the socket: each call that returns EINPROGRESS registers
+ * it with that thread once more, and rclose removes one registration only.
  */
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_connect0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr, jint port)
@@ -348,19 +347,13 @@ Java_jdk_internal_net_rdma_RdmaNet_connect0(JNIEnv *env, jclass cl, jint fd, jby
     struct sockaddr_storage ss;
     socklen_t len;
     toSockaddr(env, addr, port, &ss, &len);
-    int flags = p_rfcntl(fd, F_GETFL, 0);
-    if (flags < 0 || p_rfcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
-        return throwSocketError(env, errno);
-    int rv;
-    do {
-        rv = p_rconnect(fd, (struct sockaddr *) &ss, len);
-    } while (rv < 0 && errno == EINTR);
-    int err = errno;
-    (void) p_rfcntl(fd, F_SETFL, flags | O_NONBLOCK);
-    if (rv < 0)
-        return throwConnectError(env, err);
-    nonBlockingEvents(fd);
-    return 1;
+    if (p_rconnect(fd, (struct sockaddr *) &ss, len) == 0) {
+        nonBlockingEvents(fd);
+        return 1;
+    }
+    if (errno == EINPROGRESS)
+        return IOS_UNAVAILABLE;
+    return throwConnectError(env, errno);
 }
 
 /* Whether a connect in progress completed; throws if it failed. */
@@ -386,6 +379,7 @@ Java_jdk_internal_net_rdma_RdmaNet_pollConnect0(JNIEnv *env, jclass cl, jint fd)
         throwConnectError(env, err);
         return JNI_FALSE;
     }
+    nonBlockingEvents(fd);
     return JNI_TRUE;
 }
 
@@ -562,103 +556,25 @@ Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd)
     (void) p_rclose(fd);
 }
 
-/* The index of fd among the sockets of pairs (socket, watch), sorted by socket, or -1. */
-static jint watchIndex(const jint *pairs, jint npairs, int fd)
-{
-    jint lo = 0, hi = npairs - 1;
-    while (lo <= hi) {
-        jint mid = (lo + hi) >> 1;
-        if (pairs[2 * mid] < fd)
-            lo = mid + 1;
-        else if (pairs[2 * mid] > fd)
-            hi = mid - 1;
-        else
-            return mid;
-    }
-    return -1;
-}
-
-static int rpollSelector(struct pollfd *fds, int nfds, jint timeout, jint capMillis)
-{
-    if (timeout == 0 || (timeout < 0 && capMillis <= 0))
-        return p_rpoll(fds, (nfds_t) nfds, timeout == 0 ? 0 : -1);
-    return rpollWithTimeout(fds, (nfds_t) nfds, timeout, capMillis);
-}
-
 /*
  * rpoll of the selector's struct pollfd array, for timeout milliseconds
  * (negative: no timeout), the listeners among them re-checked every
  * capMillis if that is positive (rpollWithTimeout in RdmaWorkarounds.c).
- * watches, if not null, holds (socket, watch descriptor) pairs sorted by
- * socket (RdmaSocketOps.lost): the watch of each socket in the array is
- * polled too, in a copy of the array, and a readable one gives its socket
- * POLLHUP and is stored in lost (lost[0] the count, the sockets after it).
  */
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_pollArray0(JNIEnv *env, jclass cl, jlong address, jint nfds,
-                                              jint timeout, jint capMillis,
-                                              jintArray watches, jintArray lost)
+                                              jint timeout, jint capMillis)
 {
     struct pollfd *fds = (struct pollfd *)(intptr_t) address;
-    struct pollfd *all = NULL;
-    jint *owner = NULL;      /* the array index of each watch's socket */
-    jint *found = NULL;      /* the count of lost sockets, then their numbers */
-    jint nall = nfds;
-    if (watches != NULL) {
-        jint npairs = (*env)->GetArrayLength(env, watches) / 2;
-        jint *pairs = (*env)->GetIntArrayElements(env, watches, NULL);
-        if (pairs == NULL)
-            return IOS_THROWN;
-        all = malloc(sizeof(struct pollfd) * (nfds + npairs));
-        owner = malloc(sizeof(jint) * (npairs + 1));
-        found = malloc(sizeof(jint) * (npairs + 1));
-        if (all == NULL || owner == NULL || found == NULL) {
-            (*env)->ReleaseIntArrayElements(env, watches, pairs, JNI_ABORT);
-            free(all);
-            free(owner);
-            free(found);
-            JNU_ThrowOutOfMemoryError(env, "rpoll array");
-            return IOS_THROWN;
-        }
-        memcpy(all, fds, sizeof(struct pollfd) * nfds);
-        for (jint i = 0; i < nfds && nall < nfds + npairs; i++) {
-            jint k = (fds[i].events != 0) ? watchIndex(pairs, npairs, fds[i].fd) : -1;
-            if (k >= 0) {
-                all[nall].fd = pairs[2 * k + 1];
-                all[nall].events = POLLIN;
-                all[nall].revents = 0;
-                owner[nall - nfds] = i;
-                nall++;
-            }
-        }
-        (*env)->ReleaseIntArrayElements(env, watches, pairs, JNI_ABORT);
+    int n;
+    if (timeout == 0 || (timeout < 0 && capMillis <= 0)) {
+        n = p_rpoll(fds, (nfds_t) nfds, timeout == 0 ? 0 : -1);
+    } else {
+        n = rpollWithTimeout(fds, (nfds_t) nfds, timeout, capMillis);
     }
-    int n = rpollSelector(nall > nfds ? all : fds, nall, timeout, capMillis);
-    int err = errno;
-    if (nall > nfds && n >= 0) {
-        jint nlost = 0;
-        for (jint i = 0; i < nfds; i++)
-            fds[i].revents = all[i].revents;
-        for (jint j = nfds; j < nall; j++) {
-            if (all[j].revents != 0) {
-                struct pollfd *p = &fds[owner[j - nfds]];
-                p->revents |= POLLHUP;
-                found[++nlost] = p->fd;
-            }
-        }
-        found[0] = nlost;
-        (*env)->SetIntArrayRegion(env, lost, 0, nlost + 1, found);
-        n = 0;
-        for (jint i = 0; i < nfds; i++)
-            n += (fds[i].revents != 0);
-    }
-    free(all);
-    free(owner);
-    free(found);
     if (n < 0) {
-        if (err == EINTR)
+        if (errno == EINTR)
             return IOS_INTERRUPTED;
-        errno = err;
         JNU_ThrowIOExceptionWithLastError(env, "rpoll failed");
         return IOS_THROWN;
     }

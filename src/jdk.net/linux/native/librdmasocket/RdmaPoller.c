@@ -31,7 +31,6 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -72,21 +71,6 @@ Java_jdk_internal_net_rdma_RdmaPoller_drain0(JNIEnv *env, jclass cl, jint fd)
     do {
         n = read(fd, &count, sizeof(count));
     } while (n < 0 && errno == EINTR);
-}
-
-JNIEXPORT jint JNICALL
-Java_jdk_internal_net_rdma_RdmaPoller_dup0(JNIEnv *env, jclass cl, jint fd)
-{
-    int d = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-    if (d < 0)
-        JNU_ThrowIOExceptionWithLastError(env, "dup failed");
-    return d;
-}
-
-JNIEXPORT void JNICALL
-Java_jdk_internal_net_rdma_RdmaPoller_closeDup0(JNIEnv *env, jclass cl, jint fd)
-{
-    close(fd);
 }
 
 /*

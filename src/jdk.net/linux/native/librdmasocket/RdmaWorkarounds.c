@@ -45,10 +45,16 @@
  *    v62.1).  When the timeout of rpoll expires, rpoll returns without
  *    leaving its poll gate (rs_poll_exit), after which every rpoll of the
  *    process spins.  Worked around by rpollWithTimeout.
+ *
+ * libraryVersion0 tells RdmaNet which release was loaded, so that bug 1's
+ * workaround runs only on releases that have the bug.
  */
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/timerfd.h>
@@ -57,6 +63,31 @@
 
 #include "jni.h"
 #include "RdmaNet.h"
+
+/*
+ * The release of the librdmacm that was loaded, as major * 1000 + minor
+ * (44.0 is 44000), read from the name of the file the library came from:
+ * rdma-core installs it as librdmacm.so.1.<abi>.<major>.<minor>, and
+ * librdmacm.so.1 is a link to it.  -1 if the name does not say (a library
+ * built or installed some other way).
+ */
+JNIEXPORT jint JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_libraryVersion0(JNIEnv *env, jclass cl)
+{
+    Dl_info info;
+    char path[PATH_MAX];
+    if (dladdr((void *) p_rsocket, &info) == 0 || info.dli_fname == NULL ||
+        realpath(info.dli_fname, path) == NULL)
+        return -1;
+    const char *name = strrchr(path, '/');
+    name = (name != NULL) ? name + 1 : path;
+    unsigned abi, abiMinor, major, minor;
+    char rest;
+    if (sscanf(name, "librdmacm.so.%u.%u.%u.%u%c", &abi, &abiMinor, &major, &minor, &rest) != 4 ||
+        major > 100000 || minor > 999)
+        return -1;
+    return (jint) (major * 1000 + minor);
+}
 
 /*
  * One start and stop of the connection service: a non-blocking rconnect to

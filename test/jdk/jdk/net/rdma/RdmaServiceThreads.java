@@ -32,8 +32,11 @@
  *          can be refused before it returns, about once in a thousand
  *          rounds, and the workaround must then try that round again:
  *          giving up leaves the JVM unprepared, and it can then hang with a
- *          few dozen sockets open (RdmaEcho's virtual-thread case).  Runs
- *          in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          few dozen sockets open (RdmaEcho's virtual-thread case).  The
+ *          rounds are those of jdk.net.rdma.serviceRounds, and past the room
+ *          they make, a connect or accept fails with a SocketException that
+ *          names the property, and works again once a connection is closed.
+ *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @library /test/lib
  * @modules jdk.net/jdk.internal.net.rdma:+open
@@ -42,7 +45,11 @@
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.net.SocketException;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
 
 import jdk.net.Sockets;
 import jdk.test.lib.process.OutputAnalyzer;
@@ -52,11 +59,24 @@ public class RdmaServiceThreads {
     static final int JVMS = 6;
     static final int MORE_ROUNDS = 1024;
 
+    // rounds for the capacity case: room for 4 * 4 sockets
+    static final int FEW_ROUNDS = 4;
+    static final int BACKLOG = 4;
+
     public static void main(String[] args) throws Exception {
         if (args.length > 0) {
-            child();
+            if (args[0].equals("capacity")) {
+                capacity();
+            } else {
+                child();
+            }
             return;
         }
+        OutputAnalyzer few = ProcessTools.executeTestJava(
+                "--add-opens", "jdk.net/jdk.internal.net.rdma=ALL-UNNAMED",
+                "-Djdk.net.rdma.serviceRounds=" + FEW_ROUNDS, "RdmaServiceThreads", "capacity");
+        System.out.println("capacity: " + few.getStdout().strip().replace('\n', ' '));
+        few.shouldHaveExitValue(0);
         for (int i = 0; i < JVMS; i++) {
             OutputAnalyzer out = ProcessTools.executeTestJava(
                     "--add-opens", "jdk.net/jdk.internal.net.rdma=ALL-UNNAMED",
@@ -74,10 +94,71 @@ public class RdmaServiceThreads {
             Field grown = rdmaNet.getDeclaredField("SERVICE_SETS_GROWN");
             grown.setAccessible(true);
             System.out.println("at first use: " + grown.getBoolean(null));
+            if (!grown.getBoolean(null))
+                return;
+            Field capacity = rdmaNet.getDeclaredField("SERVICE_CAPACITY");
+            capacity.setAccessible(true);
+            if (capacity.getInt(null) != 4 * 128)
+                throw new AssertionError("room for " + capacity.getInt(null) + " sockets, not 4 * 128");
         }
         Method grow = rdmaNet.getDeclaredMethod("growServiceSets0", byte[].class, int.class, int.class);
         grow.setAccessible(true);
         Object more = grow.invoke(null, RdmaTestLib.SERVER.getAddress(), MORE_ROUNDS, MORE_ROUNDS);
         System.out.println(MORE_ROUNDS + " more rounds: " + more);
+    }
+
+    /*
+     * With room for 16 sockets and a listener's backlog of 4 counted, six
+     * connections (twelve sockets) fit and the seventh connect is refused,
+     * until one is closed.
+     */
+    static void capacity() throws Exception {
+        Class<?> rdmaNet = Class.forName("jdk.internal.net.rdma.RdmaNet");
+        Field capacity = rdmaNet.getDeclaredField("SERVICE_CAPACITY");
+        capacity.setAccessible(true);
+        Field version = rdmaNet.getDeclaredField("LIBRARY_VERSION");
+        version.setAccessible(true);
+        System.out.println("librdmacm " + version.getInt(null));
+        if (capacity.getInt(null) != 4 * FEW_ROUNDS)
+            throw new AssertionError("room for " + capacity.getInt(null) + " sockets, not " + 4 * FEW_ROUNDS);
+        List<SocketChannel> open = new ArrayList<>();
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.bind(RdmaTestLib.anyPort(), BACKLOG);
+            int pairs = (4 * FEW_ROUNDS - BACKLOG) / 2;
+            for (int i = 0; i < pairs; i++) {
+                SocketChannel c = Sockets.openRdmaSocketChannel();
+                open.add(c);
+                c.connect(ssc.getLocalAddress());
+                open.add(ssc.accept());
+            }
+            try (SocketChannel c = Sockets.openRdmaSocketChannel()) {
+                c.connect(ssc.getLocalAddress());
+                throw new AssertionError("connect " + (pairs + 1) + " past the room for " + 4 * FEW_ROUNDS
+                        + " sockets succeeded");
+            } catch (SocketException e) {
+                System.out.println("refused: " + e.getMessage());
+                if (!e.getMessage().contains("-Djdk.net.rdma.serviceRounds"))
+                    throw new AssertionError("the message does not name the property: " + e.getMessage());
+            }
+            // the room comes back once the closer has run rclose
+            open.remove(0).close();
+            open.remove(0).close();
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (true) {
+                try (SocketChannel c = Sockets.openRdmaSocketChannel()) {
+                    c.connect(ssc.getLocalAddress());
+                    ssc.accept().close();
+                    break;
+                } catch (SocketException e) {
+                    if (System.nanoTime() - deadline > 0)
+                        throw new AssertionError("still refused 10 s after a connection was closed", e);
+                    Thread.sleep(10);
+                }
+            }
+            System.out.println("connect after a close: ok");
+        } finally {
+            for (SocketChannel c : open)
+                c.close();
+        }
     }
 }

@@ -49,7 +49,7 @@ import java.util.Objects;
  * and timeouts, and {@link SocketChannel} and {@link ServerSocketChannel}
  * in blocking and non-blocking mode, with scatter/gather I/O, half-close,
  * asynchronous close and interruption as the channel specifications
- * describe, except while a connection is being established (see below).
+ * describe.
  * Both ends of a connection must use RDMA sockets (or rsockets in
  * native code); an RDMA socket cannot talk to an ordinary TCP socket.
  *
@@ -104,29 +104,29 @@ import java.util.Objects;
  * {@code TCP_NODELAY} is accepted; rsockets sends every write at once.
  *
  * <h2>Blocking and threads</h2>
- * Once connected or listening, RDMA sockets are non-blocking underneath,
- * and no thread waits inside the library. A blocking read, write or
- * accept, in a platform or a virtual thread, checks its socket for a short
- * time that adapts to how soon the socket has become ready before (up to
- * 200 microseconds), then
+ * RDMA sockets are non-blocking underneath, and no thread waits inside the
+ * library. A blocking read, write or accept, in a platform or a virtual
+ * thread, checks its socket for a short time that adapts to how soon the
+ * socket has become ready before (up to 200 microseconds), then
  * parks until a poller thread, which waits in the library's {@code rpoll}
  * for every socket a thread waits for, finds it ready. A blocked thread
  * therefore uses no CPU, a virtual thread does not pin its carrier, and
  * close, shutdown, interrupt and timeouts wake it at once. A blocked
- * accept is re-checked every 10 ms, since the library does not signal a
- * waiting {@code rpoll} when a connection arrives. A
+ * accept or connect is re-checked every 10 ms, since the library may not
+ * signal a waiting {@code rpoll} when a connection arrives or a handshake
+ * ends. A
  * {@link java.net.Socket} from {@link #openSocket} is an adaptor of a
  * socket channel: interrupting a thread blocked on it closes it, even a
  * platform thread. A selector's {@code select} waits inside {@code rpoll}.
  *
- * <p> Connection establishment is synchronous: {@code connect} returns
- * once the RDMA handshake is done (a few milliseconds), also on a channel
- * in non-blocking mode, where it then returns {@code true}. While the
- * handshake runs, the connect cannot be interrupted or closed, and the
- * timeout of {@link Socket#connect(java.net.SocketAddress, int)} is not
- * applied; an unreachable address fails after the RDMA connection
- * manager's own timeouts. A virtual thread pins its carrier while its
- * handshake runs; connects run one at a time.
+ * <p> Connection establishment is non-blocking as for TCP: on a channel
+ * in non-blocking mode {@code connect} returns {@code false} and
+ * {@code finishConnect}, or {@code OP_CONNECT} on a selector, completes
+ * it; a blocking connect waits as a read does, so close, interrupt and the
+ * timeout of {@link Socket#connect(java.net.SocketAddress, int)} end it.
+ * Connects run concurrently. An address that resolves but never answers
+ * fails with {@code ConnectException} after the RDMA connection manager's
+ * own retries (about two minutes), unless a timeout ends it first.
  *
  * <p> Each connection pins memory for its buffers (about 260 KiB with the
  * defaults), which counts against {@code RLIMIT_MEMLOCK} unless the process

@@ -56,16 +56,68 @@ final class RdmaNet {
     /** Why RDMA sockets cannot be used, or null when they can. */
     static final String UNAVAILABLE_REASON;
 
+    /*
+     * Rounds of growServiceSets0: the connection service thread of a
+     * librdmacm without the fix then has room for 4 * SERVICE_ROUNDS sockets
+     * (accepted, connected or connecting) open at once, and the listen
+     * service thread for 4 * LISTEN_ROUNDS listening sockets.  A process
+     * with more connections raises the first with jdk.net.rdma.serviceRounds;
+     * a round takes a few milliseconds, once, when RDMA sockets are first
+     * used.  Past those counts RdmaSocketOps refuses connects, accepts and
+     * listens with a SocketException that says so.  (Declared before the
+     * static initializer that reads them.)
+     */
+    private static final int SERVICE_ROUNDS = Math.max(1, Integer.getInteger("jdk.net.rdma.serviceRounds", 128));
+    private static final int LISTEN_ROUNDS = 128;
+
+    /**
+     * The release of the librdmacm loaded, as major * 1000 + minor (44.0 is
+     * 44000), or -1 if its file name does not say.
+     */
+    static final int LIBRARY_VERSION;
+
     /**
      * Whether librdmacm's service threads were readied for many sockets
-     * (growServiceSets); read by the tests.
+     * (growServiceSets); read by the tests.  False where the library does
+     * not need it.
      */
     static final boolean SERVICE_SETS_GROWN;
+
+    /**
+     * How many sockets librdmacm's connection service thread can hold
+     * (accepted ones, and connected or connecting ones), and its listen
+     * service thread (listening ones), without corrupting memory: unlimited
+     * on a release without the cm_svc_run bug (RdmaWorkarounds.c).
+     */
+    static final int SERVICE_CAPACITY;
+    static final int LISTEN_CAPACITY;
 
     static {
         String reason = load();
         UNAVAILABLE_REASON = reason;
-        SERVICE_SETS_GROWN = (reason == null) && growServiceSets();
+        LIBRARY_VERSION = (reason == null) ? libraryVersion0() : -1;
+        if (reason != null || !hasServiceBug(LIBRARY_VERSION)) {
+            SERVICE_SETS_GROWN = false;
+            SERVICE_CAPACITY = LISTEN_CAPACITY = Integer.MAX_VALUE;
+        } else {
+            SERVICE_SETS_GROWN = growServiceSets();
+            // a grown set of 4 * rounds entries holds that many sockets and
+            // more; one that could not be grown holds the 3 of a first start
+            SERVICE_CAPACITY = SERVICE_SETS_GROWN ? 4 * SERVICE_ROUNDS : 3;
+            LISTEN_CAPACITY = SERVICE_SETS_GROWN ? 4 * LISTEN_ROUNDS : 3;
+        }
+    }
+
+    /**
+     * Whether a librdmacm release has the cm_svc_run bug: every release
+     * before rdma-core's fix (24061f015, in v53.0 and, of the 44 line that
+     * Debian 12 ships, in v44.7).  Its backports to the other stable lines
+     * are not told apart, nor is a library whose version is unknown: they
+     * get the workaround, which is safe on any release.
+     */
+    static boolean hasServiceBug(int version) {
+        int major = version / 1000, minor = version % 1000;
+        return version < 0 || (major < 53 && !(major == 44 && minor >= 7));
     }
 
     @SuppressWarnings("restricted")
@@ -77,17 +129,6 @@ final class RdmaNet {
         }
         return init0();
     }
-
-    /*
-     * Rounds of growServiceSets0: the connection service thread of a
-     * librdmacm without the fix then has room for 4 * SERVICE_ROUNDS sockets
-     * (accepted, connected or connecting) open at once, and the listen
-     * service thread for 4 * LISTEN_ROUNDS listening sockets.  A process
-     * with more connections raises the first with jdk.net.rdma.serviceRounds;
-     * a round takes a few milliseconds, once, when RDMA sockets are first used.
-     */
-    private static final int SERVICE_ROUNDS = Math.max(1, Integer.getInteger("jdk.net.rdma.serviceRounds", 128));
-    private static final int LISTEN_ROUNDS = 128;
 
     /**
      * Readies librdmacm's service threads for many sockets, through the
@@ -113,6 +154,7 @@ final class RdmaNet {
     }
 
     private static native String init0();
+    private static native int libraryVersion0();
     private static native boolean growServiceSets0(byte[] addr, int rounds, int listenRounds);
 
     static native int socket0(boolean inet6) throws IOException;
@@ -130,6 +172,5 @@ final class RdmaNet {
     static native int write0(int fd, long address, int len) throws IOException;
     static native long writev0(int fd, long address, int cnt) throws IOException;
     static native void close0(int fd);
-    static native int pollArray0(long address, int nfds, int timeout, int capMillis,
-                                 int[] watches, int[] lost) throws IOException;
+    static native int pollArray0(long address, int nfds, int timeout, int capMillis) throws IOException;
 }

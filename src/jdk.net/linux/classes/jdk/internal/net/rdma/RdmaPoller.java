@@ -58,11 +58,6 @@ import java.util.concurrent.locks.LockSupport;
  * <p> No socket is closed, nor shut down, while a poller may be inside an
  * rpoll that includes it: {@link #retire} and {@link #exclude} return only
  * once the poller is outside every such rpoll.
- *
- * <p> A socket may have a {@link ConnectionWatch watch descriptor}, polled
- * alongside it while a thread waits on it, which becomes readable when the
- * connection is lost; the poller then reports the loss and wakes both
- * waiters of the socket.
  */
 final class RdmaPoller {
     // poll(2) events
@@ -78,19 +73,9 @@ final class RdmaPoller {
             throw new InternalError(RdmaNet.UNAVAILABLE_REASON);
     }
 
-    /** The descriptors that tell of a socket's lost connection. */
-    interface ConnectionWatch {
-        /** A descriptor to poll for input alongside fd, or -1 for none. */
-        int watchFd(int fd);
-
-        /** Called by the poller when fd's watch descriptor is readable. */
-        void lost(int fd);
-    }
-
     private final String name;
     private final long tickNanos;     // 0 for a blocking poller
     private final int wakeFd;         // -1 for a ticking poller
-    private final ConnectionWatch watch;   // null if none
 
     private final ConcurrentHashMap<Integer, Thread> readers = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, Thread> writers = new ConcurrentHashMap<>();
@@ -101,24 +86,20 @@ final class RdmaPoller {
     private final Set<Integer> polled = new HashSet<>();     // in the current rpoll
     private final Set<Integer> excluded = new HashSet<>();   // left out while shut down
 
-    private RdmaPoller(String name, long tickNanos, int wakeFd, ConnectionWatch watch) {
+    private RdmaPoller(String name, long tickNanos, int wakeFd) {
         this.name = name;
         this.tickNanos = tickNanos;
         this.wakeFd = wakeFd;
-        this.watch = watch;
     }
 
-    /**
-     * A poller that blocks in rpoll until a socket is ready, or until the
-     * watch descriptor of one is readable.
-     */
-    static RdmaPoller blocking(String name, ConnectionWatch watch) throws IOException {
-        return new RdmaPoller(name, 0, eventfd0(), watch);
+    /** A poller that blocks in rpoll until a socket is ready. */
+    static RdmaPoller blocking(String name) throws IOException {
+        return new RdmaPoller(name, 0, eventfd0());
     }
 
     /** A poller that checks its sockets every tickNanos. */
     static RdmaPoller ticking(String name, long tickNanos) {
-        return new RdmaPoller(name, tickNanos, -1, null);
+        return new RdmaPoller(name, tickNanos, -1);
     }
 
     private ConcurrentHashMap<Integer, Thread> waiters(int event) {
@@ -232,7 +213,6 @@ final class RdmaPoller {
 
     private int[] fds = new int[16];
     private int[] events = new int[16];
-    private int[] owners = new int[16];    // the socket of a watch descriptor, else -1
 
     /** Fills fds and events with the sockets to poll; returns their number. */
     private int collect() {
@@ -254,20 +234,12 @@ final class RdmaPoller {
     private int add(int n, int fd, int event) {
         if (excluded.contains(fd) || !polled.add(fd))
             return n;
-        n = put(n, fd, event, -1);
-        int w = (watch != null) ? watch.watchFd(fd) : -1;
-        return (w >= 0) ? put(n, w, POLLIN, fd) : n;
-    }
-
-    private int put(int n, int fd, int event, int owner) {
         if (n == fds.length) {
             fds = Arrays.copyOf(fds, n * 2);
             events = Arrays.copyOf(events, n * 2);
-            owners = Arrays.copyOf(owners, n * 2);
         }
         fds[n] = fd;
         events[n] = event;
-        owners[n] = owner;
         return n + 1;
     }
 
@@ -307,12 +279,6 @@ final class RdmaPoller {
                     int revents = events[i];
                     if (revents == 0)
                         continue;
-                    if (owners[i] >= 0) {
-                        watch.lost(owners[i]);
-                        wake(owners[i], POLLIN);
-                        wake(owners[i], POLLOUT);
-                        continue;
-                    }
                     if ((revents & (POLLIN | POLLERR | POLLHUP | POLLNVAL)) != 0)
                         wake(fds[i], POLLIN);
                     if ((revents & (POLLOUT | POLLERR | POLLHUP | POLLNVAL)) != 0)
@@ -323,15 +289,6 @@ final class RdmaPoller {
                 LockSupport.parkNanos(tickNanos);
         }
     }
-
-    /**
-     * A duplicate of descriptor fd, close-on-exec, to be polled as a plain
-     * descriptor: rpoll takes a socket's own number for the socket.
-     */
-    static native int dup0(int fd) throws IOException;
-
-    /** Closes a descriptor made by dup0. */
-    static native void closeDup0(int fd);
 
     private static native int eventfd0() throws IOException;
     private static native void signal0(int fd);

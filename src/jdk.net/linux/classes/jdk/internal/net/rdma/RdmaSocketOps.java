@@ -42,12 +42,12 @@ import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.channels.UnsupportedAddressTypeException;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.IntStream;
 
 import jdk.internal.access.JavaIOFileDescriptorAccess;
 import jdk.internal.access.SharedSecrets;
@@ -61,8 +61,8 @@ import sun.nio.ch.SocketOps;
 /**
  * The OS calls of RDMA channels: rsockets, through {@link RdmaNet}.
  *
- * <p> Every rsocket is non-blocking, except during the connect handshake
- * (RdmaNet.connect0). A blocking operation is a non-blocking call plus
+ * <p> Every rsocket is non-blocking. A blocking operation, connect
+ * included, is a non-blocking call plus
  * {@link #park}: a short spin in one native call, adaptive per socket,
  * then the thread registers with an {@link RdmaPoller} and parks until the
  * poller finds the socket ready, the timeout expires, or close, shutdown
@@ -70,7 +70,7 @@ import sun.nio.ch.SocketOps;
  * way; a virtual thread unmounts while parked, so it never pins its
  * carrier, and a blocked thread costs no CPU.
  */
-final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatch {
+final class RdmaSocketOps extends SocketOps {
     private static final JavaIOFileDescriptorAccess FDA = SharedSecrets.getJavaIOFileDescriptorAccess();
 
     // poll(2) events, as in sun.nio.ch.Net
@@ -88,12 +88,13 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
     private static final int MAX_SPIN_MICROS = 200;
     private static final int MIN_SPIN_MICROS = 10;
 
-    // how often the accept poller re-checks the sockets waited on in accept
-    private static final long ACCEPT_POLL_NANOS = 10_000_000L;
+    // how often the ticking poller re-checks the sockets waited on in
+    // accept and connect
+    private static final long TICK_NANOS = 10_000_000L;
 
-    // re-check listeners this often in a blocking select (accept readiness
-    // may be signalled late by rsockets)
-    private static final int LISTENER_POLL_MILLIS = 10;
+    // re-check listeners and connecting sockets this often in a blocking
+    // select (rsockets may signal their readiness late)
+    private static final int RECHECK_MILLIS = 10;
 
     private static final Set<SocketOption<?>> CLIENT_OPTIONS = Set.of(
             StandardSocketOptions.SO_SNDBUF,
@@ -116,34 +117,14 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
     // spin budgets in microseconds, by socket number (rsockets numbers are below 65536)
     private final char[] spinMicros = new char[65536];
 
-    // the waits of accepts, and of every other operation (created on first use)
-    private volatile RdmaPoller acceptPoller;
+    // the waits of accepts and connects, and of every other operation
+    // (created on first use)
+    private volatile RdmaPoller tickingPoller;
     private volatile RdmaPoller poller;
 
     // (fd << 1 | 0 for POLLIN, 1 for POLLOUT) after shutdown of that direction:
     // a wait for it returns at once
     private final Set<Long> shutdowns = ConcurrentHashMap.newKeySet();
-
-    /*
-     * Connections this side opened, and lost.  rsockets learns that the
-     * peer has gone (its rdma_cm disconnect, sent when it closes or its
-     * process dies) from the socket's event channel, whose number is the
-     * rsocket's own, but reads that channel only for the sockets its
-     * connection service thread holds: accepted ones, not those a
-     * synchronous connect opened.  Without a watch, a thread blocked on
-     * such a socket whose peer died would wait for ever (RdmaDeadPeer).
-     * So the poller polls a duplicate of the channel alongside the socket,
-     * and once it is readable the connection is lost: a read that finds no
-     * data returns EOF and a write that cannot send throws "Connection
-     * reset", as for an accepted socket whose peer died.
-     */
-    private final ConcurrentHashMap<Integer, Integer> watches = new ConcurrentHashMap<>();
-    private final Set<Integer> lost = ConcurrentHashMap.newKeySet();
-
-    // (socket, watch descriptor) pairs by socket, for the selector's poll;
-    // null if none.  A lost socket's watch stays readable (nothing reads
-    // the event), so its key stays ready, as a socket at EOF does.
-    private volatile int[] watchPairs;
 
     // SO_LINGER values, emulated (rsockets keeps no linger time)
     private final ConcurrentHashMap<Integer, Integer> lingers = new ConcurrentHashMap<>();
@@ -160,13 +141,19 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
     private final AtomicInteger listenerCount = new AtomicInteger();
 
     /*
-     * rlisten and rconnect are made by one thread at a time, and connects
-     * are synchronous (RdmaNet.connect0), so that no two threads drive
-     * librdmacm's connection manager at once.  The cost: a connect to an
-     * unreachable address, which rsockets retries for about two minutes,
-     * holds up every other connect and listen meanwhile.
+     * Sockets that librdmacm's connection service thread holds (accepted,
+     * connected and connecting ones), and the backlogs of the listening
+     * sockets, whose connections it takes before they are accepted: on a
+     * librdmacm with the cm_svc_run bug they must stay within
+     * RdmaNet.SERVICE_CAPACITY (see checkServiceRoom).
      */
-    private static final Object CM_LOCK = new Object();
+    private final Set<Integer> serviced = ConcurrentHashMap.newKeySet();
+    private final ConcurrentHashMap<Integer, Integer> backlogs = new ConcurrentHashMap<>();
+
+    // sockets whose connect is in progress; rsockets may not signal the
+    // end of a handshake to a waiting rpoll, so they are waited for by the
+    // ticking poller, as listeners are
+    private final Set<Integer> connecting = ConcurrentHashMap.newKeySet();
 
     private static final InetAddress ANY4 = wildcard(4);
     private static final InetAddress ANY6 = wildcard(16);
@@ -244,13 +231,53 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
     @Override
     public void listen(FileDescriptor fd, int backlog) throws IOException {
         int fdVal = IOUtil.fdVal(fd);
-        synchronized (CM_LOCK) {
-            RdmaNet.listen0(fdVal, backlog);
-        }
+        if (listeners.size() >= RdmaNet.LISTEN_CAPACITY)
+            throw new SocketException(tooMany(listeners.size() + " listening RDMA sockets", RdmaNet.LISTEN_CAPACITY));
+        int reserved = Math.max(backlog, 1);
+        checkServiceRoom(reserved);
+        RdmaNet.listen0(fdVal, backlog);
+        backlogs.put(fdVal, reserved);
         if (listeners.add(fdVal))
             listenerCount.incrementAndGet();
     }
 
+    /*
+     * On a librdmacm with the cm_svc_run bug (RdmaWorkarounds.c), a socket
+     * more than its connection service thread has room for corrupts memory.
+     * So a connect, accept or listen that could take it past
+     * RdmaNet.SERVICE_CAPACITY is refused: the open connections and the
+     * backlogs of the listeners (connections the thread takes before they
+     * are accepted), with more new ones.  A peer that connects beyond a
+     * listener's backlog is not stopped by this; the docs say so.
+     */
+    private void checkServiceRoom(int more) throws SocketException {
+        int capacity = RdmaNet.SERVICE_CAPACITY;
+        if (capacity == Integer.MAX_VALUE)
+            return;
+        long used = (long) serviced.size() + backlogs.values().stream().mapToLong(Integer::longValue).sum();
+        if (used + more > capacity)
+            throw new SocketException(tooMany(serviced.size() + " connected or accepted RDMA sockets and"
+                    + " listen backlogs of " + (used - serviced.size()), capacity));
+    }
+
+    private static String tooMany(String what, int capacity) {
+        return what + ": librdmacm " + versionString()
+                + " holds at most " + capacity + " in one process (its cm_svc_run bug, fixed in rdma-core"
+                + " v44.7 and v53.0); raise -Djdk.net.rdma.serviceRounds (now " + capacity / 4
+                + ") or install a fixed librdmacm";
+    }
+
+    private static String versionString() {
+        int v = RdmaNet.LIBRARY_VERSION;
+        return (v < 0) ? "(version unknown)" : (v / 1000) + "." + (v % 1000);
+    }
+
+    /*
+     * The connect is non-blocking: rsockets' connection service thread
+     * drives the handshake, and pollConnectNow (with park) sees its end,
+     * so a connect holds no lock and can be closed, interrupted or timed
+     * out like any other wait.
+     */
     @Override
     public int connect(ProtocolFamily family, FileDescriptor fd, SocketAddress remote)
         throws IOException
@@ -258,45 +285,27 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
         InetSocketAddress isa = (InetSocketAddress) remote;
         byte[] addr = checkAddress(family, isa.getAddress());
         int fdVal = IOUtil.fdVal(fd);
-        int n;
-        synchronized (CM_LOCK) {
-            n = RdmaNet.connect0(fdVal, addr, isa.getPort());
-        }
-        if (n > 0)
-            connected(fdVal);
+        checkServiceRoom(1);
+        int n = RdmaNet.connect0(fdVal, addr, isa.getPort());
+        serviced.add(fdVal);
+        if (n <= 0)
+            connecting.add(fdVal);
         return n;
     }
 
     @Override
     public boolean pollConnectNow(FileDescriptor fd) throws IOException {
         int fdVal = IOUtil.fdVal(fd);
-        boolean done = RdmaNet.pollConnect0(fdVal);
+        boolean done;
+        try {
+            done = RdmaNet.pollConnect0(fdVal);
+        } catch (IOException e) {
+            connecting.remove(fdVal);
+            throw e;
+        }
         if (done)
-            connected(fdVal);
+            connecting.remove(fdVal);
         return done;
-    }
-
-    private void connected(int fdVal) throws IOException {
-        watches.put(fdVal, RdmaPoller.dup0(fdVal));
-        updateWatchPairs();
-    }
-
-    private synchronized void updateWatchPairs() {
-        int[] pairs = watches.entrySet().stream()
-                .sorted(Map.Entry.comparingByKey())
-                .flatMapToInt(e -> IntStream.of(e.getKey(), e.getValue()))
-                .toArray();
-        watchPairs = (pairs.length > 0) ? pairs : null;
-    }
-
-    @Override
-    public int watchFd(int fdVal) {
-        return lost.contains(fdVal) ? -1 : watches.getOrDefault(fdVal, -1);
-    }
-
-    @Override
-    public void lost(int fdVal) {
-        lost.add(fdVal);
     }
 
     @Override
@@ -310,6 +319,14 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
             return n;
         FDA.set(newfd, n);
         track(newfd);
+        serviced.add(n);
+        try {
+            // the accepted socket left the backlog that was counted for it
+            checkServiceRoom(0);
+        } catch (SocketException e) {
+            close(newfd);
+            throw e;
+        }
         isaa[0] = toAddress(addr, info[0]);
         return 1;
     }
@@ -325,9 +342,37 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
         // accept0 made it non-blocking already
     }
 
+    /*
+     * rshutdown and rclose of a connected socket wait until the transport
+     * has delivered everything sent (rsockets' drain), which takes the
+     * transport's retries (seconds) if the peer's machine has gone without
+     * a disconnect.  The channel makes these calls holding its state lock,
+     * and a selector while it deregisters a key, so for a connected socket
+     * they run on the closer thread instead, in the order they were made:
+     * the channel's state changes at once (a shut-down direction, a closed
+     * channel), the peer sees the end once the drain is done, and the
+     * socket's number stays taken until its rclose has run.
+     */
+    private static final ExecutorService CLOSER = Executors.newSingleThreadExecutor(
+            r -> Thread.ofPlatform().name("RDMA-Closer").daemon().unstarted(r));
+
     @Override
     public void shutdown(FileDescriptor fd, int how) throws IOException {
         int fdVal = IOUtil.fdVal(fd);
+        if (!serviced.contains(fdVal) || connecting.contains(fdVal)) {
+            shutdownNow(fdVal, how);
+            return;
+        }
+        CLOSER.execute(() -> {
+            try {
+                shutdownNow(fdVal, how);
+            } catch (IOException e) {
+                // the connection is gone: nothing left to shut down
+            }
+        });
+    }
+
+    private void shutdownNow(int fdVal, int how) throws IOException {
         RdmaPoller p = poller;
         if (p != null)
             p.exclude(fdVal);
@@ -438,16 +483,16 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
         return true;
     }
 
-    private RdmaPoller poller(boolean accept) throws IOException {
-        RdmaPoller p = accept ? acceptPoller : poller;
+    private RdmaPoller poller(boolean ticking) throws IOException {
+        RdmaPoller p = ticking ? tickingPoller : poller;
         if (p == null) {
             synchronized (this) {
-                if (accept) {
-                    if ((p = acceptPoller) == null)
-                        acceptPoller = p = RdmaPoller.ticking("RDMA-Accept-Poller", ACCEPT_POLL_NANOS);
+                if (ticking) {
+                    if ((p = tickingPoller) == null)
+                        tickingPoller = p = RdmaPoller.ticking("RDMA-Ticking-Poller", TICK_NANOS);
                 } else {
                     if ((p = poller) == null)
-                        poller = p = RdmaPoller.blocking("RDMA-Poller", this);
+                        poller = p = RdmaPoller.blocking("RDMA-Poller");
                 }
             }
         }
@@ -467,15 +512,15 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
             }
             setSpin(fdVal, spin / 2);
         }
-        RdmaPoller p = poller(listeners.contains(fdVal));
+        RdmaPoller p = poller(listeners.contains(fdVal) || connecting.contains(fdVal));
         long start = System.nanoTime();
         boolean woken;
         p.register(fdVal, event);
         try {
-            // a close, shutdown, interrupt or lost connection before the
-            // registration did not see it
+            // a close, shutdown or interrupt before the registration did
+            // not see it
             if (!ch.isOpen() || shutdowns.contains(key(fdVal, event))
-                    || lost.contains(fdVal) || Thread.currentThread().isInterrupted())
+                    || Thread.currentThread().isInterrupted())
                 return;
             if (nanos > 0) {
                 LockSupport.parkNanos(nanos);
@@ -495,7 +540,7 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
     }
 
     private void wake(int fdVal, int event) {
-        RdmaPoller p = acceptPoller;
+        RdmaPoller p = tickingPoller;
         if (p != null)
             p.wake(fdVal, event);
         p = poller;
@@ -511,42 +556,28 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
 
     // -- data and close
 
-    // Nothing to read, or no room to write, on a lost connection (see lost)
-    // is the end: every byte the peer's transport acknowledged is
-    // delivered before the read finds none.
-
-    private long afterRead(int fdVal, long n) {
-        return (n == IOStatus.UNAVAILABLE && lost.contains(fdVal)) ? IOStatus.EOF : n;
-    }
-
-    private long afterWrite(int fdVal, long n) throws SocketException {
-        if (n == IOStatus.UNAVAILABLE && lost.contains(fdVal))
-            throw new SocketException("Connection reset");
-        return n;
-    }
-
     @Override
     public int read(FileDescriptor fd, long address, int len) throws IOException {
         int fdVal = FDA.get(fd);
-        return (int) afterRead(fdVal, RdmaNet.read0(fdVal, address, len));
+        return RdmaNet.read0(fdVal, address, len);
     }
 
     @Override
     public long readv(FileDescriptor fd, long address, int len) throws IOException {
         int fdVal = FDA.get(fd);
-        return afterRead(fdVal, RdmaNet.readv0(fdVal, address, len));
+        return RdmaNet.readv0(fdVal, address, len);
     }
 
     @Override
     public int write(FileDescriptor fd, long address, int len) throws IOException {
         int fdVal = FDA.get(fd);
-        return (int) afterWrite(fdVal, RdmaNet.write0(fdVal, address, len));
+        return RdmaNet.write0(fdVal, address, len);
     }
 
     @Override
     public long writev(FileDescriptor fd, long address, int len) throws IOException {
         int fdVal = FDA.get(fd);
-        return afterWrite(fdVal, RdmaNet.writev0(fdVal, address, len));
+        return RdmaNet.writev0(fdVal, address, len);
     }
 
     @Override
@@ -573,7 +604,9 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
             shutdowns.remove(key(fdVal, POLLIN));
             shutdowns.remove(key(fdVal, POLLOUT));
             setSpin(fdVal, MAX_SPIN_MICROS);
-            RdmaPoller p = acceptPoller;
+            connecting.remove(fdVal);
+            backlogs.remove(fdVal);
+            RdmaPoller p = tickingPoller;
             if (p != null)
                 p.retire(fdVal);
             p = poller;
@@ -581,18 +614,13 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
                 p.retire(fdVal);
             if (listeners.remove(fdVal))
                 listenerCount.decrementAndGet();
-            Integer w = watches.remove(fdVal);
-            if (w != null) {
-                updateWatchPairs();
-                RdmaPoller.closeDup0(w);
-            }
-            if (lost.remove(fdVal)) {
-                // rclose drains the sends, which on a connection whose peer
-                // has gone end only when the transport's retries run out
-                // (seconds): close returns at once, and the number stays
-                // taken until rclose has run
-                Thread.ofPlatform().name("RDMA-Closer").daemon()
-                        .start(() -> RdmaNet.close0(fdVal));
+            // a serviced socket counts against the service's capacity
+            // until rclose has removed it from the service
+            if (serviced.contains(fdVal)) {
+                CLOSER.execute(() -> {
+                    RdmaNet.close0(fdVal);
+                    serviced.remove(fdVal);
+                });
             } else {
                 RdmaNet.close0(fdVal);
             }
@@ -616,16 +644,7 @@ final class RdmaSocketOps extends SocketOps implements RdmaPoller.ConnectionWatc
     // -- the selector's poll (RdmaProvider)
 
     int poll(long pollAddress, int numfds, int timeout) throws IOException {
-        int cap = (listenerCount.get() > 0) ? LISTENER_POLL_MILLIS : -1;
-        // the watches of the sockets in the array are polled too: a lost
-        // connection makes its socket's key ready (POLLHUP)
-        int[] pairs = watchPairs;
-        int[] lostOut = (pairs != null) ? new int[pairs.length / 2 + 1] : null;
-        int n = RdmaNet.pollArray0(pollAddress, numfds, timeout, cap, pairs, lostOut);
-        if (lostOut != null) {
-            for (int i = 1; i <= lostOut[0]; i++)
-                lost(lostOut[i]);
-        }
-        return n;
+        boolean recheck = listenerCount.get() > 0 || !connecting.isEmpty();
+        return RdmaNet.pollArray0(pollAddress, numfds, timeout, recheck ? RECHECK_MILLIS : -1);
     }
 }

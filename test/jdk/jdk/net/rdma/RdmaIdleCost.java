@@ -1,0 +1,138 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * @test
+ * @summary Threads blocked reading idle RDMA connections cost no CPU:
+ *          1,000 virtual threads blocked on 1,000 idle connections, and
+ *          200 platform threads on 200, use under 0.05 cores of process
+ *          CPU time over 10 s; then one byte sent on each connection wakes
+ *          its reader, which gets that byte.  Both ends are in this JVM,
+ *          with small buffers and queues.  librdmacm 44.0 needs room
+ *          for the 2,000 sockets in its connection service
+ *          (jdk.net.rdma.serviceRounds, doc/rdma-sockets-design.md).
+ *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/timeout=900 -Drdio.rdma.caseTimeout=400 -Djdk.net.rdma.serviceRounds=600 RdmaIdleCost
+ */
+
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import jdk.net.RdmaSocketOptions;
+import jdk.net.Sockets;
+
+import static jdk.test.lib.Asserts.*;
+
+public class RdmaIdleCost {
+    static final long MEASURE_MILLIS = 10_000;
+    static final double MAX_CORES = 0.05;
+    static final int VIRTUAL = Integer.getInteger("rdio.rdma.idleVirtual", 1000);
+    static final int PLATFORM = Integer.getInteger("rdio.rdma.idlePlatform", 200);
+
+    public static void main(String[] args) throws Exception {
+        RdmaTestLib.runCases(List.of(
+                new RdmaTestLib.Case(VIRTUAL + " virtual-thread readers", () -> idle(VIRTUAL, true)),
+                new RdmaTestLib.Case(PLATFORM + " platform-thread readers", () -> idle(PLATFORM, false))));
+    }
+
+    static void idle(int count, boolean virtual) throws Exception {
+        List<SocketChannel> clients = new ArrayList<>();
+        List<SocketChannel> accepted = new ArrayList<>();
+        List<Thread> readers = new ArrayList<>();
+        AtomicReferenceArray<Object> got = new AtomicReferenceArray<>(count);
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
+            ssc.setOption(RdmaSocketOptions.RDMA_SQSIZE, 16);
+            ssc.setOption(RdmaSocketOptions.RDMA_RQSIZE, 16);
+            ssc.bind(RdmaTestLib.anyPort(), 64);
+            InetSocketAddress addr = (InetSocketAddress) ssc.getLocalAddress();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < count; i++) {
+                SocketChannel c = Sockets.openRdmaSocketChannel();
+                clients.add(c);
+                c.setOption(StandardSocketOptions.SO_SNDBUF, 4096);
+                c.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
+                c.setOption(RdmaSocketOptions.RDMA_SQSIZE, 16);
+                c.setOption(RdmaSocketOptions.RDMA_RQSIZE, 16);
+                c.connect(addr);
+                accepted.add(ssc.accept());
+                if ((i + 1) % 100 == 0)
+                    RdmaTestLib.log(String.format("  %d connected, %.1f s", i + 1, (System.nanoTime() - t0) / 1e9));
+            }
+            for (int i = 0; i < count; i++) {
+                int k = i;
+                SocketChannel c = clients.get(i);
+                Runnable r = () -> {
+                    try {
+                        ByteBuffer b = ByteBuffer.allocate(2);
+                        int n = c.read(b);
+                        got.set(k, (n == 1) ? (Object) b.get(0) : "read " + n);
+                    } catch (Throwable e) {
+                        got.set(k, e);
+                    }
+                };
+                readers.add(virtual ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r));
+            }
+            for (Thread t : readers)
+                RdmaTestLib.awaitWaiting(t);
+            RdmaTestLib.log("  " + count + " readers blocked, " + RdmaTestLib.status("Threads") + " threads");
+
+            var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            long cpu0 = os.getProcessCpuTime();
+            long wall0 = System.nanoTime();
+            Thread.sleep(MEASURE_MILLIS);   // the measurement interval, not a wait for an event
+            double cores = (os.getProcessCpuTime() - cpu0) / (double) (System.nanoTime() - wall0);
+            RdmaTestLib.log(String.format("  %d %s readers blocked for %d ms: %.4f cores", count,
+                    virtual ? "virtual" : "platform", MEASURE_MILLIS, cores));
+            for (int i = 0; i < count; i++)
+                assertTrue(readers.get(i).isAlive(), "reader " + i + " still blocked: " + got.get(i));
+
+            for (int i = 0; i < count; i++)
+                accepted.get(i).write(ByteBuffer.wrap(new byte[] { (byte) i }));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            for (Thread t : readers)
+                assertTrue(t.join(Duration.ofNanos(Math.max(deadline - System.nanoTime(), 1))),
+                        t + " woke within 10 s of its byte");
+            for (int i = 0; i < count; i++)
+                assertEquals((byte) i, got.get(i), "what reader " + i + " got");
+            assertLessThan(cores, MAX_CORES, "cores used while " + count + " readers were blocked");
+        } finally {
+            for (SocketChannel c : clients)
+                c.close();
+            for (SocketChannel c : accepted)
+                c.close();
+            for (Thread t : readers)
+                t.join();
+        }
+    }
+}

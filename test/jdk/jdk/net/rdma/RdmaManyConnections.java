@@ -1,0 +1,145 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+/*
+ * @test
+ * @summary One JVM holds 4,096 open RDMA connections, both ends in this
+ *          JVM: each echoes 8 bytes of its own, checked byte for byte, while
+ *          all are open; then all are closed and the process's descriptors
+ *          are back to what they were before.  Buffers and queues are
+ *          small, as a server with many idle connections would set them.
+ *          librdmacm 44.0 needs room for 8,192 sockets in its connection
+ *          service (jdk.net.rdma.serviceRounds, doc/rdma-sockets-design.md).
+ *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/timeout=900 -Drdio.rdma.caseTimeout=800 -Djdk.net.rdma.serviceRounds=2100 RdmaManyConnections
+ */
+
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import jdk.net.RdmaSocketOptions;
+import jdk.net.Sockets;
+
+import static jdk.test.lib.Asserts.*;
+
+public class RdmaManyConnections {
+    static final int COUNT = Integer.getInteger("rdio.rdma.connections", 4096);
+    // how long the closer thread may take for the rclose of every socket
+    static final long CLOSE_SECONDS = 300;
+
+    public static void main(String[] args) throws Exception {
+        RdmaTestLib.runCases(List.of(new RdmaTestLib.Case(COUNT + " connections", RdmaManyConnections::many)));
+    }
+
+    static void small(SocketChannel c) throws Exception {
+        c.setOption(StandardSocketOptions.SO_SNDBUF, 4096);
+        c.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
+        c.setOption(RdmaSocketOptions.RDMA_SQSIZE, 16);
+        c.setOption(RdmaSocketOptions.RDMA_RQSIZE, 16);
+    }
+
+    static void many() throws Exception {
+        // the baseline: RDMA initialised, the pollers started (a read
+        // parked until its byte came), nothing open
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+             SocketChannel c = Sockets.openRdmaSocketChannel()) {
+            ssc.bind(RdmaTestLib.anyPort());
+            c.connect(ssc.getLocalAddress());
+            try (SocketChannel a = ssc.accept()) {
+                Thread reader = Thread.ofPlatform().start(() -> {
+                    try {
+                        RdmaTestLib.readFully(c, 1);
+                    } catch (Exception e) {
+                        throw new RuntimeException(e);
+                    }
+                });
+                RdmaTestLib.awaitWaiting(reader);
+                a.write(ByteBuffer.wrap(new byte[1]));
+                reader.join();
+            }
+        }
+        int fds0 = RdmaTestLib.fdCount();
+        RdmaTestLib.log("  descriptors before: " + fds0);
+
+        List<SocketChannel> clients = new ArrayList<>();
+        List<SocketChannel> accepted = new ArrayList<>();
+        long t0 = System.nanoTime();
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
+            ssc.setOption(RdmaSocketOptions.RDMA_SQSIZE, 16);
+            ssc.setOption(RdmaSocketOptions.RDMA_RQSIZE, 16);
+            ssc.bind(RdmaTestLib.anyPort(), 64);
+            InetSocketAddress addr = (InetSocketAddress) ssc.getLocalAddress();
+            for (int i = 0; i < COUNT; i++) {
+                SocketChannel c = Sockets.openRdmaSocketChannel();
+                clients.add(c);
+                small(c);
+                c.connect(addr);
+                accepted.add(ssc.accept());
+                if ((i + 1) % 512 == 0)
+                    RdmaTestLib.log(String.format("  %d connected, %.1f s, %d descriptors", i + 1,
+                            (System.nanoTime() - t0) / 1e9, RdmaTestLib.fdCount()));
+            }
+            RdmaTestLib.log(String.format("  %d connections open, %d descriptors, VmRSS %d kB, VmPin %d kB",
+                    COUNT, RdmaTestLib.fdCount(), RdmaTestLib.status("VmRSS"), RdmaTestLib.status("VmPin")));
+            // every connection echoes while all are open
+            ByteBuffer back = ByteBuffer.allocate(8);
+            for (int i = 0; i < COUNT; i++) {
+                byte[] msg = RdmaTestLib.message(8, i * 8L);
+                RdmaTestLib.writeFully(clients.get(i), ByteBuffer.wrap(msg));
+                SocketChannel a = accepted.get(i);
+                RdmaTestLib.writeFully(a, RdmaTestLib.readFully(a, 8));
+                back.clear();
+                while (back.hasRemaining()) {
+                    if (clients.get(i).read(back) < 0)
+                        fail("EOF on connection " + i);
+                }
+                assertEquals(-1, back.flip().mismatch(ByteBuffer.wrap(msg)),
+                        "first differing byte of connection " + i + "'s echo");
+            }
+            RdmaTestLib.log(String.format("  %d echoes checked, %.1f s", COUNT, (System.nanoTime() - t0) / 1e9));
+        } finally {
+            for (SocketChannel c : clients)
+                c.close();
+            for (SocketChannel c : accepted)
+                c.close();
+        }
+        RdmaTestLib.log(String.format("  all closed, %.1f s", (System.nanoTime() - t0) / 1e9));
+        // the rclose of a connected socket runs on the closer thread, after close returns
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_SECONDS);
+        while (RdmaTestLib.fdCount() != fds0 && System.nanoTime() - deadline < 0)
+            Thread.sleep(100);
+        RdmaTestLib.log(String.format("  descriptors %d, %.1f s", RdmaTestLib.fdCount(), (System.nanoTime() - t0) / 1e9));
+        assertEquals(fds0, RdmaTestLib.fdCount(), "descriptors within " + CLOSE_SECONDS
+                + " s of closing every connection");
+    }
+}
