@@ -69,7 +69,9 @@ public class RdmaManyConnections {
 
     static void many() throws Exception {
         // the baseline: RDMA initialised, the pollers started (a read
-        // parked until its byte came), nothing open
+        // parked until its byte came), nothing open but what the closer
+        // thread has yet to close of this warm-up (so the count after
+        // the test may be lower)
         try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
              SocketChannel c = Sockets.openRdmaSocketChannel()) {
             ssc.bind(RdmaTestLib.anyPort());
@@ -136,10 +138,10 @@ public class RdmaManyConnections {
         RdmaTestLib.log(String.format("  all closed, %.1f s", (System.nanoTime() - t0) / 1e9));
         // the rclose of a connected socket runs on the closer thread, after close returns
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_SECONDS);
-        while (RdmaTestLib.fdCount() != fds0 && System.nanoTime() - deadline < 0)
+        while (RdmaTestLib.fdCount() > fds0 && System.nanoTime() - deadline < 0)
             Thread.sleep(100);
         RdmaTestLib.log(String.format("  descriptors %d, %.1f s", RdmaTestLib.fdCount(), (System.nanoTime() - t0) / 1e9));
-        assertEquals(fds0, RdmaTestLib.fdCount(), "descriptors within " + CLOSE_SECONDS
+        assertLessThanOrEqual(RdmaTestLib.fdCount(), fds0, "descriptors within " + CLOSE_SECONDS
                 + " s of closing every connection");
     }
 }

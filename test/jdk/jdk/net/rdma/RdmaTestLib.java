@@ -237,6 +237,11 @@ public final class RdmaTestLib {
      * printing each one's time; fails at the end if any failed.
      */
     public static void runCases(List<Case> cases) throws Exception {
+        // a thread of the RDMA implementation that dies says so in the log
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+            log("uncaught in " + t + ": " + e);
+            e.printStackTrace(System.out);
+        });
         List<String> failed = new ArrayList<>();
         for (Case c : cases) {
             long t0 = System.nanoTime();
@@ -253,14 +258,7 @@ public final class RdmaTestLib {
             t.join(CASE_TIMEOUT * 1000);
             if (t.isAlive()) {
                 failure[0] = new AssertionError("not done after " + CASE_TIMEOUT + " s");
-                StringBuilder sb = new StringBuilder("thread dump:\n");
-                for (var e : Thread.getAllStackTraces().entrySet()) {
-                    sb.append('"').append(e.getKey().getName()).append("\" ")
-                      .append(e.getKey().getState()).append('\n');
-                    for (StackTraceElement f : e.getValue())
-                        sb.append("    at ").append(f).append('\n');
-                }
-                log(sb.toString());
+                dumpThreads();
             }
             double secs = (System.nanoTime() - t0) / 1e9;
             if (failure[0] == null) {
@@ -273,6 +271,18 @@ public final class RdmaTestLib {
         }
         if (!failed.isEmpty())
             throw new AssertionError("failed cases: " + failed);
+    }
+
+    /** Logs the stack of every platform thread, RDMA's own among them. */
+    public static void dumpThreads() {
+        StringBuilder sb = new StringBuilder("thread dump:\n");
+        for (var info : java.lang.management.ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
+            sb.append('"').append(info.getThreadName()).append("\" ")
+              .append(info.getThreadState()).append('\n');
+            for (StackTraceElement f : info.getStackTrace())
+                sb.append("    at ").append(f).append('\n');
+        }
+        log(sb.toString());
     }
 
     public record Case(String name, Utils.ThrowingRunnable body) { }

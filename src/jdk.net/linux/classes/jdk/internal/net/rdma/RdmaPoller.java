@@ -272,8 +272,11 @@ final class RdmaPoller {
             }
             if (ready > 0) {
                 if (first == 1 && events[0] != 0) {
-                    wakeupPending.set(false);
+                    // drain before clearing: a signal after the clear then
+                    // leaves the eventfd readable, and one before it is
+                    // for a registration the next collect sees
                     drain0(wakeFd);
+                    wakeupPending.set(false);
                 }
                 for (int i = first; i < n; i++) {
                     int revents = events[i];
