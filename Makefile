@@ -106,7 +106,7 @@ bench-directio-ab: $(BUILD)/config.mk
 	@$(SCRIPTS)/bench-directio-ab.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 bench-rdma: $(BUILD)/config.mk
-	@$(SCRIPTS)/bench-rdma.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+	@$(SCRIPTS)/bench-rdma.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR) $(RDIO_JTREG_HOME)
 
 # Only the diff goes to stdout, so that "make review-diff > fork.diff" works.
 review-diff: $(BUILD)/config.mk

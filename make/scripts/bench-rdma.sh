@@ -35,8 +35,9 @@
 #                measurement, 1 fork)
 . "$(dirname "$0")/common.sh"
 
-conf=${1:?usage: bench-rdma.sh CONF_DIR JMH_DIR}
-jmh=${2:?usage: bench-rdma.sh CONF_DIR JMH_DIR}
+conf=${1:?usage: bench-rdma.sh CONF_DIR JMH_DIR JTREG_HOME}
+jmh=${2:?usage: bench-rdma.sh CONF_DIR JMH_DIR JTREG_HOME}
+jtreg=${3:?usage: bench-rdma.sh CONF_DIR JMH_DIR JTREG_HOME}
 conf=$(cd "$conf" && pwd) || die "no $1"
 jmh=$(cd "$jmh" && pwd) || die "no $2"
 jdk=$conf/images/jdk
@@ -74,32 +75,62 @@ awk -F, -v base="$base" '
     NR == 1 { for (i = 1; i <= NF; i++) col[unq($i)] = i; next }
     {
         b = unq($col["Benchmark"]); t = unq($col["Param: transport"]); score = unq($col["Score"])
-        rows++
-        if (b ~ /pingPong$/) { s = unq($col["Param: size"]); j["lat", s, t] = score }
-        else j["bw", t] = score * 65536 * 8 / 1e9
+        # SampleTime gives a row per percentile (pingPong:p0.50) after the mean
+        if (b ~ /pingPong.*p0\.(50|90|99)$/) {
+            s = unq($col["Param: size"]); p = substr(b, length(b) - 1)
+            j["lat" p, s, t] = score; rows++
+        } else if (b ~ /stream$/) {
+            j["bw", t] = score * 65536 * 8 / 1e9; err["bw", t] = unq($col["Score Error (99.9%)"]) * 65536 * 8 / 1e9
+            rows++
+        }
     }
     END {
-        # a benchmark that failed leaves its row out (JMH runs with -foe true)
-        if (rows != 10) { print "expected 10 JMH results, got " rows > "/dev/stderr"; exit 1 }
-        printf "| case | Java RDMA | C rstream RDMA | Java/C RDMA | Java TCP | C rstream TCP | Java/C TCP | Java RDMA/TCP |\n"
-        printf "|---|---|---|---|---|---|---|---|\n"
+        # a benchmark that failed leaves its rows out (JMH runs with -foe true)
+        if (rows != 26) { print "expected 26 JMH results (3 percentiles of 8 ping-pongs, 2 streams), got " rows > "/dev/stderr"; exit 1 }
+        printf "| case | Java RDMA p50 | p90 | p99 | C rstream RDMA | Java/C RDMA (p50) | Java TCP p50 | p90 | p99 | C rstream TCP | Java/C TCP (p50) | Java RDMA/TCP (p50) |\n"
+        printf "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         n = split("64 1024 32768 1048576", sizes, " ")
         split("64 1k 32k 1m", names, " ")
         for (i = 1; i <= n; i++) {
-            s = sizes[i]; jr = j["lat", s, "rdma"]; jt = j["lat", s, "tcp"]
+            s = sizes[i]; jr = j["lat50", s, "rdma"]; jt = j["lat50", s, "tcp"]
             cr = c[names[i] "_lat_rdma"]; ct = c[names[i] "_lat_tcp"]
-            printf "| ping-pong %s B, round trip (us) | %.1f | %.1f | %s | %.1f | %.1f | %s | %s |\n", s, jr, cr, ratio(jr, cr), jt, ct, ratio(jt, ct), ratio(jr, jt)
+            printf "| ping-pong %s B, round trip (us) | %.1f | %.1f | %.1f | %.1f | %s | %.1f | %.1f | %.1f | %.1f | %s | %s |\n", s, jr, j["lat90", s, "rdma"], j["lat99", s, "rdma"], cr, ratio(jr, cr), jt, j["lat90", s, "tcp"], j["lat99", s, "tcp"], ct, ratio(jt, ct), ratio(jr, jt)
         }
         jr = j["bw", "rdma"]; jt = j["bw", "tcp"]; cr = c["64k_bw_rdma"]; ct = c["64k_bw_tcp"]
-        printf "| stream 64 KiB writes (Gb/s) | %.2f | %.2f | %s | %.2f | %.2f | %s | %s |\n", jr, cr, ratio(jr, cr), jt, ct, ratio(jt, ct), ratio(jr, jt)
+        printf "| stream 64 KiB writes (Gb/s, mean ± 99.9%% error) | %.2f ± %.2f | | | %.2f | %s | %.2f ± %.2f | | | %.2f | %s | %s |\n", jr, err["bw", "rdma"], cr, ratio(jr, cr), jt, err["bw", "tcp"], ct, ratio(jt, ct), ratio(jr, jt)
     }' "$csv" > "$out/results.md" || die "no table from $csv (see above)"
+
+# Scale, in a second boot: the idle cost of blocked readers and the most
+# connections one JVM holds, from the tests that check them, at the
+# benchmark's sizes (1,000 readers of each kind; SCALE_CONNECTIONS).
+connections=${SCALE_CONNECTIONS:-8000}
+"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg" --out "$out/scale" \
+    --java-opts "-Drdio.rdma.idleVirtual=1000 -Drdio.rdma.idlePlatform=1000 -Drdio.rdma.connections=$connections" \
+    --tests jdk/net/rdma/RdmaIdleCost.java jdk/net/rdma/RdmaManyConnections.java ||
+    note "a scale test failed (see $out/scale); its figures show how far it got"
+log=$out/scale/progress.log
+cp "$RDIO_BUILD/rdma-guest/progress.log" "$log" 2>/dev/null || : > "$log"
+{
+    echo
+    echo "| scale | figure |"
+    echo "|---|---|"
+    awk '/ virtual readers blocked for / { printf "| idle CPU, 1,000 virtual threads blocked on 1,000 idle connections, 10 s | %s cores |\n", $(NF - 1) }
+         / platform readers blocked for / { printf "| idle CPU, 1,000 platform threads blocked on 1,000 idle connections, 10 s | %s cores |\n", $(NF - 1) }' "$log"
+    reached=$(awk '/ connected, / { n = $1 } / connections open, / { n = $1 } END { print n + 0 }' "$log")
+    if grep -q -- "--- $connections connections passed" "$log"; then
+        echo "| connections open at once in one JVM, each echoing | $reached of $connections (passed) |"
+    else
+        echo "| connections open at once in one JVM, each echoing | $reached of $connections before a failure ($(grep -m1 -- '--- .* connections FAILED' "$log" | sed 's/^--- //')) |"
+    fi
+} >> "$out/results.md"
 {
     echo "# RDMA sockets benchmark, $(date -u +%Y-%m-%dT%H:%MZ), Soft-RoCE guest under QEMU TCG"
     echo
     echo "Java: JMH $class on $jdk; C: rstream from the same boot ($base)."
-    echo "Ping-pong: the round trip, lower is better (a Java/C ratio above 1: Java is slower; Java RDMA/TCP"
-    echo "below 1: RDMA is faster).  Stream: one-way throughput, higher is better (ratios the other way round)."
-    echo "JMH's error bars are in $csv."
+    echo "Ping-pong: the round trip's percentiles over 5 forks (JMH SampleTime), lower is better; rstream: the"
+    echo "median of 3 runs (a Java/C ratio above 1: Java is slower; Java RDMA/TCP below 1: RDMA is faster)."
+    echo "Stream: one-way throughput, higher is better (ratios the other way round).  All of JMH's rows: $csv."
+    echo "Scale: RdmaIdleCost and RdmaManyConnections in a second boot ($out/scale/progress.log)."
     echo
     cat "$out/results.md"
 } > "$out/results.md.tmp" && mv "$out/results.md.tmp" "$out/results.md"

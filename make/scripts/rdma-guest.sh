@@ -24,7 +24,7 @@
 # Runs the fork's RDMA tests for real, on a Soft-RoCE device, in a QEMU guest.
 #
 #   rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME]
-#                 [--tests DIR_OR_FILE...] [--out DIR]
+#                 [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--out DIR]
 #   rdma-guest.sh [--jdk JDK_HOME] --bench JAR [--out DIR] [-- JMH_ARGS...]
 #
 # The host kernel has no InfiniBand, so the tests cannot run on it.  The guest
@@ -87,7 +87,7 @@ usage() {
 
 # --- Arguments ---------------------------------------------------------------
 
-jdk='' jtreg_home='' out='' tests=() bench_jar='' bench_args=()
+jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=()
 while [ $# -gt 0 ]; do
     case $1 in
         --jdk) jdk=${2:?--jdk needs a directory}; shift 2 ;;
@@ -97,10 +97,11 @@ while [ $# -gt 0 ]; do
             shift
             while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do tests+=("$1"); shift; done
             [ "${#tests[@]}" -gt 0 ] || die "--tests needs at least one test file or directory" ;;
+        --java-opts) java_opts=${2?--java-opts needs options}; shift 2 ;;   # jtreg's -javaoptions
         --bench) bench_jar=${2:?--bench needs a JMH jar}; shift 2 ;;
         --) shift; bench_args=("$@"); break ;;
         -h|--help) usage ;;
-        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...] [--out DIR], or --bench JAR [-- JMH_ARGS])" ;;
+        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--out DIR], or --bench JAR [-- JMH_ARGS])" ;;
     esac
 done
 
@@ -244,6 +245,7 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     echo "TIMEOUT_TESTS=$GUEST_TIMEOUT_TESTS"
     echo "JTREG_TIMEOUT_FACTOR=$GUEST_JTREG_TIMEOUT_FACTOR"
     [ ! -d "$jtwork_seed" ] || echo "JTWORK_SEED=$(shq "$jtwork_seed")"
+    echo "JAVA_OPTS=$(shq "$java_opts")"
     echo "BENCH_JAR=$(shq "$bench_jar")"
     echo "BENCH_ARGS=$(shq "${bench_args[*]}")"
 } > "$out/job.env"

@@ -41,8 +41,10 @@
  * @test id=fork
  * @summary ProcessBuilder.start() with the FORK launch
  *          mechanism (a real fork, which copies the page tables of memory
- *          the RDMA device uses) while RDMA connections are open does not
- *          break them.  Runs in the Soft-RoCE guest.
+ *          the RDMA device uses) while RDMA connections are open, and
+ *          while data flows on them, does not break them: every byte
+ *          echoed during the forks is compared.  Runs in the Soft-RoCE
+ *          guest.
  * @requires os.family == "linux"
  * @library /test/lib
  * @run main/othervm -Djdk.lang.Process.launchMechanism=FORK RdmaLeak fork
@@ -55,6 +57,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import jdk.net.Sockets;
 import jdk.test.lib.Utils;
@@ -159,6 +163,38 @@ public class RdmaLeak {
                     RdmaTestLib.echo(sc, peer, 1 << 20, 100);
                     assertEquals(0, sleeper.waitFor(), "sleeper exit status");
                     RdmaTestLib.echo(sc, peer, 1 << 20, 101);
+                    // Processes started while data flows: a fork copies the
+                    // page tables of the registered buffers that rsockets is
+                    // writing into, and a kernel without fork safety for
+                    // pinned pages (before Linux 5.13, or libibverbs without
+                    // ibv_fork_init there) then gives the parent's next write
+                    // a copy of the page that the device no longer sends from,
+                    // and the peer gets stale bytes: echo compares them all.
+                    AtomicReference<Throwable> spawnFailure = new AtomicReference<>();
+                    AtomicBoolean echoing = new AtomicBoolean(true);
+                    int[] spawned = new int[1];
+                    Thread spawner = Thread.ofPlatform().start(() -> {
+                        try {
+                            while (echoing.get()) {
+                                Process p = new ProcessBuilder("/bin/true").start();
+                                assertEquals(0, p.waitFor(), "child exit status");
+                                spawned[0]++;
+                            }
+                        } catch (Throwable e) {
+                            spawnFailure.set(e);
+                        }
+                    });
+                    try {
+                        for (int i = 0; i < 20; i++)
+                            RdmaTestLib.echo(sc, peer, 1 << 20, 200 + i);
+                    } finally {
+                        echoing.set(false);
+                        spawner.join();
+                    }
+                    if (spawnFailure.get() != null)
+                        throw new AssertionError("starting a process failed", spawnFailure.get());
+                    RdmaTestLib.log("  20 MiB echoed while " + spawned[0] + " processes were started");
+                    assertGreaterThan(spawned[0], 0, "processes started during the echoes");
                 }
             }
         }

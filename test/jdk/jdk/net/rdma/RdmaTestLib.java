@@ -25,7 +25,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +39,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
+import jdk.net.RdmaSocketOptions;
+import jdk.net.Sockets;
 import jdk.test.lib.Asserts;
 import jdk.test.lib.Utils;
 
@@ -122,6 +126,29 @@ public final class RdmaTestLib {
             throw new AssertionError("the echoing side of echo " + seed + " failed", failure.get());
         out.flip();
         Asserts.assertEquals(-1, back.mismatch(out), "the first byte that differs after echo " + seed);
+    }
+
+    /**
+     * A server channel bound to the RDMA device with a backlog of 64, whose
+     * accepted channels get small buffers and queues, as a server with
+     * many idle connections would set them.
+     */
+    public static ServerSocketChannel smallServer() throws IOException {
+        ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+        ssc.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
+        ssc.setOption(RdmaSocketOptions.RDMA_SQSIZE, 16);
+        ssc.setOption(RdmaSocketOptions.RDMA_RQSIZE, 16);
+        return ssc.bind(anyPort(), 64);
+    }
+
+    /** An unconnected client channel with small buffers and queues. */
+    public static SocketChannel smallClient() throws IOException {
+        SocketChannel c = Sockets.openRdmaSocketChannel();
+        c.setOption(StandardSocketOptions.SO_SNDBUF, 4096);
+        c.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
+        c.setOption(RdmaSocketOptions.RDMA_SQSIZE, 16);
+        c.setOption(RdmaSocketOptions.RDMA_RQSIZE, 16);
+        return c;
     }
 
     /** Runs ip(8) with args and fails unless it succeeds. */
