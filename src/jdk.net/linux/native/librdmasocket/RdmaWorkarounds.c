@@ -29,16 +29,18 @@
  *
  * 1. "rsockets: Fix for cm_svc_run thread" (24061f015, first released in
  *    v53.0; backported to v44.7 and the other stable lines, v30.14 to
- *    v52.1).  librdmacm registers every accepted socket, and every connect
- *    in progress, with one service thread, and every listening socket with
- *    another; both run cm_svc_run, which polls an array of the sockets'
- *    event channels.  The thread keeps the array pointer it started with
+ *    v52.1).  librdmacm registers every accepted socket, and every socket
+ *    whose non-blocking connect returned EINPROGRESS, with one service
+ *    thread until its rclose, and every listening socket with another;
+ *    both run cm_svc_run, which polls an array of the sockets' event
+ *    channels.  The thread keeps the array pointer it started with
  *    when the array is reallocated to grow: it then polls freed memory,
  *    writes revents into it, and handles the events of whichever socket
  *    sits at an index that looks ready, reading that socket's event
  *    channel although no event is pending.  A listener added after the
- *    growth is never watched.  Worked around by growServiceSets0 and
- *    nonBlockingEvents.
+ *    growth is never watched.  Worked around by growServiceSets0, with
+ *    RdmaSocketOps keeping the count of registered sockets within the room
+ *    it made, and nonBlockingEvents.
  *
  * 2. "librdmacm: Fix rpoll in case of timeout" (a1747742e, first released
  *    in v63.0; backported to v44.12 and the other stable lines, v40.13 to

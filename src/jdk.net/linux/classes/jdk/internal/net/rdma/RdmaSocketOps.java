@@ -231,8 +231,9 @@ final class RdmaSocketOps extends SocketOps {
     @Override
     public void listen(FileDescriptor fd, int backlog) throws IOException {
         int fdVal = IOUtil.fdVal(fd);
-        if (listeners.size() >= RdmaNet.LISTEN_CAPACITY)
-            throw new SocketException(tooMany(listeners.size() + " listening RDMA sockets", RdmaNet.LISTEN_CAPACITY));
+        int listening = listeners.size();
+        if (listening >= RdmaNet.LISTEN_CAPACITY)
+            throw new SocketException(tooMany(listening + " listening RDMA sockets", RdmaNet.LISTEN_CAPACITY));
         int reserved = Math.max(backlog, 1);
         checkServiceRoom(reserved);
         RdmaNet.listen0(fdVal, backlog);
