@@ -108,8 +108,10 @@ connections=${SCALE_CONNECTIONS:-8000}
     --java-opts "-Drdio.rdma.idleVirtual=1000 -Drdio.rdma.idlePlatform=1000 -Drdio.rdma.connections=$connections" \
     --tests jdk/net/rdma/RdmaIdleCost.java jdk/net/rdma/RdmaManyConnections.java ||
     note "a scale test failed (see $out/scale); its figures show how far it got"
-log=$out/scale/progress.log
-cp "$RDIO_BUILD/rdma-guest/progress.log" "$log" 2>/dev/null || : > "$log"
+# the tests' output, from jtreg's result files on the guest's share
+log=$out/scale/output.txt
+cat "$out"/scale/JTwork/jdk/net/rdma/RdmaIdleCost.jtr \
+    "$out"/scale/JTwork/jdk/net/rdma/RdmaManyConnections.jtr > "$log" 2>/dev/null
 {
     echo
     echo "| scale | figure |"
@@ -130,7 +132,7 @@ cp "$RDIO_BUILD/rdma-guest/progress.log" "$log" 2>/dev/null || : > "$log"
     echo "Ping-pong: the round trip's percentiles over 5 forks (JMH SampleTime), lower is better; rstream: the"
     echo "median of 3 runs (a Java/C ratio above 1: Java is slower; Java RDMA/TCP below 1: RDMA is faster)."
     echo "Stream: one-way throughput, higher is better (ratios the other way round).  All of JMH's rows: $csv."
-    echo "Scale: RdmaIdleCost and RdmaManyConnections in a second boot ($out/scale/progress.log)."
+    echo "Scale: RdmaIdleCost and RdmaManyConnections in a second boot ($out/scale/output.txt)."
     echo
     cat "$out/results.md"
 } > "$out/results.md.tmp" && mv "$out/results.md.tmp" "$out/results.md"
