@@ -45,7 +45,6 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 
@@ -54,7 +53,6 @@ import static jdk.test.lib.Asserts.*;
 public class RdmaIdleCost {
     static final long MEASURE_MILLIS = 10_000;
     static final double MAX_CORES = 0.05;
-    static final long CLOSE_SECONDS = 120;
     static final int VIRTUAL = Integer.getInteger("rdio.rdma.idleVirtual", 1000);
     static final int PLATFORM = Integer.getInteger("rdio.rdma.idlePlatform", 200);
 
@@ -71,7 +69,6 @@ public class RdmaIdleCost {
     }
 
     static void idle(int count, boolean virtual) throws Exception {
-        int fdsOpen = Integer.MAX_VALUE;
         List<SocketChannel> clients = new ArrayList<>();
         List<SocketChannel> accepted = new ArrayList<>();
         List<Thread> readers = new ArrayList<>();
@@ -87,9 +84,6 @@ public class RdmaIdleCost {
                 if ((i + 1) % 100 == 0)
                     RdmaTestLib.log(String.format("  %d connected, %.1f s", i + 1, (System.nanoTime() - t0) / 1e9));
             }
-            // each connected rsocket holds two descriptors, its event channel and its
-            // completion channel
-            fdsOpen = RdmaTestLib.fdCount();
             for (int i = 0; i < count; i++) {
                 int k = i;
                 SocketChannel c = clients.get(i);
@@ -137,16 +131,6 @@ public class RdmaIdleCost {
                 c.close();
             for (Thread t : readers)
                 t.join();
-            // the closer thread runs the rclose of each connection after its
-            // close returns: wait for it, so that the next case's readers
-            // are measured in an otherwise idle process
-            long t0 = System.nanoTime();
-            long deadline = t0 + TimeUnit.SECONDS.toNanos(CLOSE_SECONDS);
-            int fdsClosed = fdsOpen - 4 * clients.size();
-            while (RdmaTestLib.fdCount() > fdsClosed && System.nanoTime() - deadline < 0)
-                Thread.sleep(100);
-            RdmaTestLib.log(String.format("  %d descriptors (%d with the connections open) %.1f s after the closes",
-                    RdmaTestLib.fdCount(), fdsOpen, (System.nanoTime() - t0) / 1e9));
         }
     }
 }

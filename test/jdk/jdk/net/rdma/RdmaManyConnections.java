@@ -26,8 +26,8 @@
  * @test
  * @summary One JVM holds 4,096 open RDMA connections, both ends in this
  *          JVM: each echoes 8 bytes of its own, checked byte for byte, while
- *          all are open; then all are closed and the process's descriptors
- *          are back to what they were before.  Buffers and queues are
+ *          all are open; then all are closed and the process holds no more
+ *          descriptors than before.  Buffers and queues are
  *          small, as a server with many idle connections would set them.
  *          librdmacm 44.0 needs room for 8,192 sockets in its connection
  *          service (jdk.net.rdma.serviceRounds, doc/rdma-sockets-design.md).
@@ -43,7 +43,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import jdk.net.Sockets;
 
@@ -51,8 +50,6 @@ import static jdk.test.lib.Asserts.*;
 
 public class RdmaManyConnections {
     static final int COUNT = Integer.getInteger("rdio.rdma.connections", 4096);
-    // how long the closer thread may take for the rclose of every socket
-    static final long CLOSE_SECONDS = 300;
 
     public static void main(String[] args) throws Exception {
         // room in librdmacm 44.0's connection service for both ends of every connection and the
@@ -65,9 +62,7 @@ public class RdmaManyConnections {
 
     static void many() throws Exception {
         // the baseline: RDMA initialised, the pollers started (a read
-        // parked until its byte came), nothing open but what the closer
-        // thread has yet to close of this warm-up (so the count after
-        // the test may be lower)
+        // parked until its byte came), nothing open
         try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
              SocketChannel c = Sockets.openRdmaSocketChannel()) {
             ssc.bind(RdmaTestLib.anyPort());
@@ -127,12 +122,10 @@ public class RdmaManyConnections {
                 c.close();
         }
         RdmaTestLib.log(String.format("  all closed, %.1f s", (System.nanoTime() - t0) / 1e9));
-        // the rclose of a connected socket runs on the closer thread, after close returns
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_SECONDS);
-        while (RdmaTestLib.fdCount() > fds0 && System.nanoTime() - deadline < 0)
-            Thread.sleep(100);
-        RdmaTestLib.log(String.format("  descriptors %d, %.1f s", RdmaTestLib.fdCount(), (System.nanoTime() - t0) / 1e9));
-        assertLessThanOrEqual(RdmaTestLib.fdCount(), fds0, "descriptors within " + CLOSE_SECONDS
-                + " s of closing every connection");
+        // no more than before: librdmacm may close a few descriptors of its
+        // own (its service threads' socket pairs) only after the baseline
+        int fds1 = RdmaTestLib.fdCount();
+        RdmaTestLib.log("  descriptors " + fds1);
+        assertLessThanOrEqual(fds1, fds0, "descriptors after every connection was closed");
     }
 }
