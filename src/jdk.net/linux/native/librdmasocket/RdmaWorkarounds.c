@@ -95,9 +95,10 @@ Java_jdk_internal_net_rdma_RdmaNet_libraryVersion0(JNIEnv *env, jclass cl)
  * One start and stop of the connection service: a non-blocking rconnect to
  * ss, still in progress, registers the socket (the thread starts), and
  * rclose unregisters it (the thread ends).  Returns 1 if the socket was
- * registered, 0 if the handshake had already failed with ECONNREFUSED when
- * rconnect returned (a local address can refuse that fast, and the socket
- * then never reaches the service), -1 if ss cannot be used.
+ * registered, 0 if rconnect failed before that (the refusal of a local
+ * address can come back within the call, and rdma_cm can fail a step for
+ * a moment; the socket then never reached the service), -1 if no rsocket
+ * could be made.
  */
 static int connectServiceRound(struct sockaddr_storage *ss, socklen_t len)
 {
@@ -109,12 +110,14 @@ static int connectServiceRound(struct sockaddr_storage *ss, socklen_t len)
         rv = p_rconnect(fd, (struct sockaddr *) ss, len);
     int err = errno;
     p_rclose(fd);
-    if (rv < 0 && err == EINPROGRESS)
-        return 1;
-    return (rv < 0 && err == ECONNREFUSED) ? 0 : -1;
+    return (rv < 0 && err == EINPROGRESS) ? 1 : 0;
 }
 
-/* One start and stop of the listen service: rlisten on ss, then rclose. */
+/*
+ * One start and stop of the listen service: rlisten on ss, then rclose.
+ * Returns 1 if the socket listened, 0 if rbind or rlisten failed, -1 if no
+ * rsocket could be made.
+ */
 static int listenServiceRound(struct sockaddr_storage *ss, socklen_t len)
 {
     int fd = p_rsocket(ss->ss_family, SOCK_STREAM, 0);
@@ -124,7 +127,7 @@ static int listenServiceRound(struct sockaddr_storage *ss, socklen_t len)
     if (setNonBlocking(fd) == 0 && p_rbind(fd, (struct sockaddr *) ss, len) == 0)
         rv = p_rlisten(fd, 1);
     p_rclose(fd);
-    return (rv == 0) ? 1 : -1;
+    return (rv == 0) ? 1 : 0;
 }
 
 /*
@@ -133,10 +136,11 @@ static int listenServiceRound(struct sockaddr_storage *ss, socklen_t len)
  * thread rounds times, and the listen service thread listenRounds times,
  * before any socket exists: connects to addr, port 9, and listens on addr,
  * port 0.  addr is a local address, so nothing goes on the wire.
- * A connect that is refused before rconnect returns is not a round, and is
- * tried again, up to rounds times in all.  Returns false if addr cannot
- * register a socket (e.g. it is loopback, which has no RDMA device: rconnect
- * fails with ENODEV).
+ * A connect that fails before rconnect returns, or a listen that fails, is
+ * not a round, and is tried again, up to 8 * rounds + 64 failures (on a
+ * slow machine most refusals can come back within rconnect).  Returns false
+ * if addr cannot register a socket (e.g. it is loopback, which has no RDMA
+ * device: every rconnect fails with ENODEV).
  */
 JNIEXPORT jboolean JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds,
@@ -145,17 +149,20 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
     struct sockaddr_storage ss;
     socklen_t len;
     toSockaddr(env, addr, 9, &ss, &len);
-    int refused = 0;
+    int failed = 0;
     for (int done = 0; done < rounds; ) {
         int r = connectServiceRound(&ss, len);
-        if (r < 0 || (r == 0 && ++refused > rounds))
+        if (r < 0 || (r == 0 && ++failed > 8 * rounds + 64))
             return JNI_FALSE;
         done += r;
     }
     toSockaddr(env, addr, 0, &ss, &len);
-    for (int i = 0; i < listenRounds; i++) {
-        if (listenServiceRound(&ss, len) < 0)
+    failed = 0;
+    for (int done = 0; done < listenRounds; ) {
+        int r = listenServiceRound(&ss, len);
+        if (r < 0 || (r == 0 && ++failed > 8 * listenRounds + 64))
             return JNI_FALSE;
+        done += r;
     }
     return JNI_TRUE;
 }
