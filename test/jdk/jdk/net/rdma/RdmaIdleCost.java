@@ -38,7 +38,6 @@
  */
 
 import java.lang.management.ManagementFactory;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -74,16 +73,7 @@ public class RdmaIdleCost {
         List<Thread> readers = new ArrayList<>();
         AtomicReferenceArray<Object> got = new AtomicReferenceArray<>(count);
         try (ServerSocketChannel ssc = RdmaTestLib.smallServer()) {
-            InetSocketAddress addr = (InetSocketAddress) ssc.getLocalAddress();
-            long t0 = System.nanoTime();
-            for (int i = 0; i < count; i++) {
-                SocketChannel c = RdmaTestLib.smallClient();
-                clients.add(c);
-                c.connect(addr);
-                accepted.add(ssc.accept());
-                if ((i + 1) % 100 == 0)
-                    RdmaTestLib.log(String.format("  %d connected, %.1f s", i + 1, (System.nanoTime() - t0) / 1e9));
-            }
+            RdmaTestLib.connectSmall(ssc, count, clients, accepted);
             for (int i = 0; i < count; i++) {
                 int k = i;
                 SocketChannel c = clients.get(i);

@@ -37,7 +37,6 @@
  * @run main/othervm/timeout=900 -Drdio.rdma.caseTimeout=800 RdmaManyConnections
  */
 
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -87,16 +86,7 @@ public class RdmaManyConnections {
         List<SocketChannel> accepted = new ArrayList<>();
         long t0 = System.nanoTime();
         try (ServerSocketChannel ssc = RdmaTestLib.smallServer()) {
-            InetSocketAddress addr = (InetSocketAddress) ssc.getLocalAddress();
-            for (int i = 0; i < COUNT; i++) {
-                SocketChannel c = RdmaTestLib.smallClient();
-                clients.add(c);
-                c.connect(addr);
-                accepted.add(ssc.accept());
-                if ((i + 1) % 512 == 0)
-                    RdmaTestLib.log(String.format("  %d connected, %.1f s, %d descriptors", i + 1,
-                            (System.nanoTime() - t0) / 1e9, RdmaTestLib.fdCount()));
-            }
+            RdmaTestLib.connectSmall(ssc, COUNT, clients, accepted);
             RdmaTestLib.log(String.format("  %d connections open, %d descriptors, VmRSS %d kB, VmPin %d kB",
                     COUNT, RdmaTestLib.fdCount(), RdmaTestLib.status("VmRSS"), RdmaTestLib.status("VmPin")));
             // every connection echoes while all are open

@@ -25,6 +25,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
@@ -149,6 +150,27 @@ public final class RdmaTestLib {
         c.setOption(RdmaSocketOptions.RDMA_SQSIZE, 16);
         c.setOption(RdmaSocketOptions.RDMA_RQSIZE, 16);
         return c;
+    }
+
+    /**
+     * Opens count connections to ssc with small buffers, one after another,
+     * adding the client ends to clients and the accepted ends to accepted
+     * (so that the caller closes what was opened, even on failure), and logs
+     * progress every 512.
+     */
+    public static void connectSmall(ServerSocketChannel ssc, int count, List<SocketChannel> clients,
+                                    List<SocketChannel> accepted) throws IOException {
+        SocketAddress addr = ssc.getLocalAddress();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            SocketChannel c = smallClient();
+            clients.add(c);
+            c.connect(addr);
+            accepted.add(ssc.accept());
+            if ((i + 1) % 512 == 0)
+                log(String.format("  %d connected, %.1f s, %d descriptors", i + 1,
+                        (System.nanoTime() - t0) / 1e9, fdCount()));
+        }
     }
 
     /** Runs ip(8) with args and fails unless it succeeds. */

@@ -44,7 +44,6 @@ import java.nio.channels.UnsupportedAddressTypeException;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import jdk.internal.access.JavaIOFileDescriptorAccess;
@@ -134,10 +133,6 @@ final class RdmaSocketOps extends SocketOps {
     // the Cleaner registrations of open rsockets, by number
     private final ConcurrentHashMap<Integer, Cleaner.Cleanable> cleanables = new ConcurrentHashMap<>();
 
-    // listening sockets
-    private final Set<Integer> listeners = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger listenerCount = new AtomicInteger();
-
     /*
      * Sockets that librdmacm's connection service thread holds (accepted,
      * connected and connecting ones), and the backlogs of the listening
@@ -146,6 +141,8 @@ final class RdmaSocketOps extends SocketOps {
      * RdmaNet.SERVICE_CAPACITY (see checkServiceRoom).
      */
     private final Set<Integer> serviced = ConcurrentHashMap.newKeySet();
+
+    // the listening sockets, with the backlog counted for each
     private final ConcurrentHashMap<Integer, Integer> backlogs = new ConcurrentHashMap<>();
 
     // sockets whose connect is in progress; rsockets may not signal the
@@ -229,15 +226,13 @@ final class RdmaSocketOps extends SocketOps {
     @Override
     public void listen(FileDescriptor fd, int backlog) throws IOException {
         int fdVal = IOUtil.fdVal(fd);
-        int listening = listeners.size();
+        int listening = backlogs.size();
         if (listening >= RdmaNet.LISTEN_CAPACITY)
             throw new SocketException(tooMany(listening + " listening RDMA sockets", RdmaNet.LISTEN_CAPACITY));
         int reserved = Math.max(backlog, 1);
         checkServiceRoom(reserved);
         RdmaNet.listen0(fdVal, backlog);
         backlogs.put(fdVal, reserved);
-        if (listeners.add(fdVal))
-            listenerCount.incrementAndGet();
     }
 
     /*
@@ -260,10 +255,13 @@ final class RdmaSocketOps extends SocketOps {
     }
 
     private static String tooMany(String what, int capacity) {
+        String remedy = RdmaNet.SERVICE_SETS_GROWN
+                ? "raise -Djdk.net.rdma.serviceRounds (now " + capacity / 4 + ")"
+                : "this JVM could not make room for more (no local address of an RDMA device took"
+                  + " the workaround's connects)";
         return what + ": librdmacm " + versionString()
                 + " holds at most " + capacity + " in one process (its cm_svc_run bug, fixed in rdma-core"
-                + " v44.7 and v53.0); raise -Djdk.net.rdma.serviceRounds (now " + capacity / 4
-                + ") or install a fixed librdmacm";
+                + " v44.7 and v53.0); " + remedy + ", or install a fixed librdmacm";
     }
 
     private static String versionString() {
@@ -493,7 +491,7 @@ final class RdmaSocketOps extends SocketOps {
             }
             setSpin(fdVal, spin / 2);
         }
-        RdmaPoller p = poller(listeners.contains(fdVal) || connecting.contains(fdVal));
+        RdmaPoller p = poller(backlogs.containsKey(fdVal) || connecting.contains(fdVal));
         long start = System.nanoTime();
         boolean woken;
         p.register(fdVal, event);
@@ -593,8 +591,6 @@ final class RdmaSocketOps extends SocketOps {
             p = poller;
             if (p != null)
                 p.retire(fdVal);
-            if (listeners.remove(fdVal))
-                listenerCount.decrementAndGet();
             RdmaNet.close0(fdVal);
             // counted against the service's room until rclose removed it
             serviced.remove(fdVal);
@@ -618,7 +614,7 @@ final class RdmaSocketOps extends SocketOps {
     // -- the selector's poll (RdmaProvider)
 
     int poll(long pollAddress, int numfds, int timeout) throws IOException {
-        boolean recheck = listenerCount.get() > 0 || !connecting.isEmpty();
+        boolean recheck = !backlogs.isEmpty() || !connecting.isEmpty();
         return RdmaNet.pollArray0(pollAddress, numfds, timeout, recheck ? RECHECK_MILLIS : -1);
     }
 }
