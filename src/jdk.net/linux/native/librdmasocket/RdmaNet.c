@@ -40,11 +40,14 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <rdma/rdma_cma.h>
 #include <rdma/rsocket.h>
@@ -425,6 +428,81 @@ Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, ji
         throwSocketError(env, errno);
 }
 
+/*
+ * The sockets drain0 is draining.  rshutdown makes the socket blocking
+ * and waits on its completion channel, so an rpoll of the same socket
+ * meanwhile could wait there too, for as long as the drain (seconds for
+ * a peer that has gone).  A selector's rpoll (pollArray0) therefore polls
+ * neverReady, a pipe that nothing writes to, in their place.  An rpoll
+ * that began before the drain still polls the socket itself.
+ */
+static unsigned char draining[65536];
+static int neverReady = -1;
+static pthread_once_t neverReadyOnce = PTHREAD_ONCE_INIT;
+
+static void openNeverReady(void)
+{
+    int p[2];
+    if (pipe(p) == 0) {
+        (void) fcntl(p[0], F_SETFD, FD_CLOEXEC);
+        (void) fcntl(p[1], F_SETFD, FD_CLOEXEC);
+        neverReady = p[0];      /* the write end stays open: no POLLHUP */
+    }
+}
+
+/*
+ * Waits until the connected socket's sends are delivered, or its
+ * connection has failed (rshutdown of both directions), so that the rclose
+ * that follows has nothing to wait for.
+ */
+JNIEXPORT void JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_drain0(JNIEnv *env, jclass cl, jint fd)
+{
+    pthread_once(&neverReadyOnce, openNeverReady);
+    int tracked = (fd >= 0 && fd < 65536 && neverReady >= 0);
+    if (tracked)
+        __atomic_store_n(&draining[fd], 1, __ATOMIC_SEQ_CST);
+    int rv = p_rshutdown(fd, SHUT_RDWR);
+    int err = errno;
+    if (tracked)
+        __atomic_store_n(&draining[fd], 0, __ATOMIC_SEQ_CST);
+    if (rv < 0 && err != ENOTCONN)
+        throwSocketError(env, err);
+}
+
+/*
+ * Puts neverReady in the place of each socket of fds being drained, saving
+ * (index, fd) pairs in *saved (malloc'd, NULL if none); returns how many.
+ */
+static int maskDraining(struct pollfd *fds, nfds_t nfds, int **saved)
+{
+    int n = 0;
+    *saved = NULL;
+    for (nfds_t i = 0; i < nfds; i++) {
+        int fd = fds[i].fd;
+        if (fd < 0 || fd >= 65536 || !__atomic_load_n(&draining[fd], __ATOMIC_SEQ_CST))
+            continue;
+        int *grown = realloc(*saved, (size_t)(n + 1) * 2 * sizeof(int));
+        if (grown == NULL)
+            break;              /* poll that one as it is */
+        *saved = grown;
+        grown[2 * n] = (int) i;
+        grown[2 * n + 1] = fd;
+        fds[i].fd = neverReady;
+        n++;
+    }
+    return n;
+}
+
+static void unmaskDraining(struct pollfd *fds, int *saved, int n)
+{
+    for (int k = 0; k < n; k++) {
+        fds[saved[2 * k]].fd = saved[2 * k + 1];
+        fds[saved[2 * k]].revents = 0;
+    }
+    free(saved);
+}
+
 static int optionOf(jint opt, int *level, int *name)
 {
     switch (opt) {
@@ -566,12 +644,16 @@ Java_jdk_internal_net_rdma_RdmaNet_pollArray0(JNIEnv *env, jclass cl, jlong addr
                                               jint timeout, jint capMillis)
 {
     struct pollfd *fds = (struct pollfd *)(intptr_t) address;
+    int *saved;
+    int masked = maskDraining(fds, (nfds_t) nfds, &saved);
     int n;
     if (timeout == 0 || (timeout < 0 && capMillis <= 0)) {
         n = p_rpoll(fds, (nfds_t) nfds, timeout == 0 ? 0 : -1);
     } else {
         n = rpollWithTimeout(fds, (nfds_t) nfds, timeout, capMillis);
     }
+    if (masked > 0)
+        unmaskDraining(fds, saved, masked);
     if (n < 0) {
         if (errno == EINTR)
             return IOS_INTERRUPTED;

@@ -155,6 +155,8 @@ public class RdmaDeadPeer {
                 else if (i > 0 && !(o instanceof SocketException || (reader && Integer.valueOf(-1).equals(o))))
                     failures.add(names.get(i) + ": " + o + ", not " + (reader ? "EOF or " : "") + "a SocketException");
             }
+            if (!failures.isEmpty())
+                RdmaTestLib.dumpThreads();
             // close, in a thread of its own so that a close that hangs fails the test
             Thread closer = Thread.ofPlatform().start(() -> {
                 for (SocketChannel c : accepted) close(c);
@@ -162,8 +164,10 @@ public class RdmaDeadPeer {
             });
             long t0 = System.nanoTime();
             sel.close();
-            if (!closer.join(Duration.ofMillis(WAKE_MILLIS)))
+            if (!closer.join(Duration.ofMillis(WAKE_MILLIS))) {
                 failures.add("closing the channels took over " + WAKE_MILLIS + " ms");
+                RdmaTestLib.dumpThreads();
+            }
             System.out.printf("  closed the %d channels in %d ms%n", accepted.size() + connected.size(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
             if (!failures.isEmpty())

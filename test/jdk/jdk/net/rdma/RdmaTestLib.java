@@ -322,16 +322,23 @@ public final class RdmaTestLib {
             throw new AssertionError("failed cases: " + failed);
     }
 
-    /** Logs the stack of every platform thread, RDMA's own among them. */
+    /**
+     * Logs the stack of every thread, virtual threads and RDMA's own
+     * among them (HotSpotDiagnosticMXBean's thread dump).
+     */
     public static void dumpThreads() {
-        StringBuilder sb = new StringBuilder("thread dump:\n");
-        for (var info : java.lang.management.ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
-            sb.append('"').append(info.getThreadName()).append("\" ")
-              .append(info.getThreadState()).append('\n');
-            for (StackTraceElement f : info.getStackTrace())
-                sb.append("    at ").append(f).append('\n');
+        try {
+            Path file = Files.createTempFile(Path.of("."), "threads", ".txt");
+            Files.delete(file);     // dumpThreads will not overwrite
+            java.lang.management.ManagementFactory
+                    .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                    .dumpThreads(file.toAbsolutePath().toString(),
+                                 com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+            log("thread dump:\n" + Files.readString(file));
+            Files.delete(file);
+        } catch (IOException e) {
+            log("no thread dump: " + e);
         }
-        log(sb.toString());
     }
 
     public record Case(String name, Utils.ThrowingRunnable body) { }

@@ -178,6 +178,23 @@ public abstract class SocketOps {
      */
     public abstract void preClose(FileDescriptor fd, long reader, long writer) throws IOException;
 
+    /**
+     * Whether closing a connected socket waits until its sends are
+     * delivered, as rsockets' rclose does. The channel then calls
+     * {@link #drain} before it closes, holding none of its locks.
+     */
+    public boolean closeDrains() {
+        return false;
+    }
+
+    /**
+     * Waits until the sends of the connected socket are delivered, or its
+     * connection has failed, so that the {@link #close} that follows has
+     * nothing to wait for. The channel is closed, no thread is in an
+     * operation on the socket, and the caller holds no lock of the channel.
+     */
+    public void drain(FileDescriptor fd) throws IOException { }
+
     /** Closes the socket; no thread is using it any more. */
     public abstract void close(FileDescriptor fd) throws IOException;
 

@@ -342,12 +342,17 @@ final class RdmaSocketOps extends SocketOps {
     /*
      * rshutdown and rclose of a connected socket wait until the transport
      * has delivered everything sent (rsockets' drain): at once for a live
-     * peer, after the transport's retries for one whose machine has gone
-     * without a disconnect.  They run in the calling thread, under the
-     * channel's state lock.  A closer thread would free that lock, but
-     * librdmacm then allocates in one thread and frees in another, and
-     * resident memory grew six times as fast over open/close cycles
-     * (RdmaLeak): a worse cost than a close that waits for a vanished peer.
+     * peer, after the transport's retries (seconds) for one whose machine
+     * has gone without a disconnect.  So the channel drains a connected
+     * socket before it closes it, in the closing thread and holding none of
+     * its locks (closeDrains, drain), and the rclose that follows, under
+     * its state lock or in a selector, finds the sends delivered or the
+     * connection failed.  Both run in application threads, never on a
+     * thread of their own: librdmacm then frees in the thread that
+     * allocated, and resident memory stays flat over open/close cycles
+     * (RdmaLeak).  A shutdownInput or shutdownOutput still drains under the
+     * channel's state lock.  The poller leaves the socket out while it
+     * drains, so that it never waits behind the drain in rpoll.
      */
     @Override
     public void shutdown(FileDescriptor fd, int how) throws IOException {
@@ -361,6 +366,55 @@ final class RdmaSocketOps extends SocketOps {
             if (p != null)
                 p.include(fdVal);
         }
+    }
+
+    @Override
+    public boolean closeDrains() {
+        return true;
+    }
+
+    @Override
+    public void drain(FileDescriptor fd) throws IOException {
+        int fdVal = IOUtil.fdVal(fd);
+        if (fdVal < 0 || !serviced.contains(fdVal))
+            return;
+        RdmaPoller p = poller;
+        if (p != null)
+            p.exclude(fdVal);
+        try {
+            delayDrainForTest(fdVal);
+            RdmaNet.drain0(fdVal);
+        } finally {
+            if (p != null)
+                p.include(fdVal);
+        }
+    }
+
+    /*
+     * A test hook: a peer whose machine has gone cannot be made in one
+     * kernel, where rxe delivers a device's traffic to itself, so
+     * jdk.internal.net.rdma.testDrainMillis makes the first drain of each
+     * connected socket (in drain, or in close if it was not drained) last
+     * that long, as the transport's retries would.
+     */
+    private static final long TEST_DRAIN_MILLIS = Long.getLong("jdk.internal.net.rdma.testDrainMillis", 0);
+    private final Set<Integer> testDrained = ConcurrentHashMap.newKeySet();
+
+    private void delayDrainForTest(int fdVal) {
+        if (TEST_DRAIN_MILLIS <= 0 || !serviced.contains(fdVal) || !testDrained.add(fdVal))
+            return;
+        long deadline = System.nanoTime() + TEST_DRAIN_MILLIS * 1_000_000L;
+        boolean interrupted = false;
+        long left;
+        while ((left = deadline - System.nanoTime()) > 0) {
+            try {
+                Thread.sleep(left / 1_000_000L, (int) (left % 1_000_000L));
+            } catch (InterruptedException e) {
+                interrupted = true;     // a native drain is not interruptible either
+            }
+        }
+        if (interrupted)
+            Thread.currentThread().interrupt();
     }
 
     @Override
@@ -591,9 +645,11 @@ final class RdmaSocketOps extends SocketOps {
             p = poller;
             if (p != null)
                 p.retire(fdVal);
+            delayDrainForTest(fdVal);
             RdmaNet.close0(fdVal);
             // counted against the service's room until rclose removed it
             serviced.remove(fdVal);
+            testDrained.remove(fdVal);
         };
         cleanables.put(fdVal, CLEANER.register(fd, closer));
     }

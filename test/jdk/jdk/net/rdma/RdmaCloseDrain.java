@@ -1,0 +1,277 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * @test
+ * @summary Closing a connected RDMA channel whose drain lasts seconds, as
+ *          against a peer whose machine has gone, holds no lock that other
+ *          operations need: a thread blocked reading it is woken at once, the
+ *          channel's other methods answer at once, a selector it is
+ *          registered with goes on selecting its other channels, and every
+ *          byte written before the close reaches the peer before EOF.  The
+ *          slow drain is made by the test hook
+ *          jdk.internal.net.rdma.testDrainMillis, since rxe delivers one
+ *          device's traffic to itself and a peer cannot vanish in one guest.
+ *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/timeout=300 -Djdk.internal.net.rdma.testDrainMillis=4000 RdmaCloseDrain
+ */
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import jdk.net.Sockets;
+import jdk.test.lib.Utils;
+
+import static jdk.test.lib.Asserts.*;
+
+public class RdmaCloseDrain {
+    // how long the test hook makes each drain last
+    static final long DRAIN_MILLIS = Long.getLong("jdk.internal.net.rdma.testDrainMillis", 0);
+
+    // the bound on anything that must not wait for the drain
+    static final long PROMPT_MILLIS = 1_500;
+
+    // bytes written before the close, which the peer must get before EOF
+    static final int SENT = 1 << 20;
+
+    public static void main(String[] args) throws Exception {
+        assertGreaterThan(DRAIN_MILLIS, PROMPT_MILLIS + 1_000, "drain of the test hook");
+        List<RdmaTestLib.Case> cases = new ArrayList<>();
+        for (boolean classic : new boolean[] { false, true }) {
+            for (boolean virtual : new boolean[] { false, true }) {
+                String name = "close of a " + (classic ? "Socket" : "blocking SocketChannel")
+                        + " with a blocked reader, by a " + (virtual ? "virtual" : "platform") + " thread";
+                cases.add(new RdmaTestLib.Case(name, () -> blockingClose(classic, virtual)));
+            }
+        }
+        cases.add(new RdmaTestLib.Case("close of a channel registered with a selector that is selecting",
+                RdmaCloseDrain::registeredClose));
+        RdmaTestLib.runCases(cases);
+    }
+
+    /** Runs task in a new thread and records what it threw, or null. */
+    static Thread start(boolean virtual, AtomicReference<Throwable> outcome, Utils.ThrowingRunnable task) {
+        Runnable r = () -> {
+            try {
+                task.run();
+                outcome.set(null);
+            } catch (Throwable e) {
+                outcome.set(e);
+            }
+        };
+        return virtual ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r);
+    }
+
+    /**
+     * Reads the peer's end until EOF and checks that it got exactly the
+     * SENT bytes of the test stream.
+     */
+    static CompletableFuture<Void> receiveAll(SocketChannel peer) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                ByteBuffer got = ByteBuffer.allocate(SENT + 1);
+                while (peer.read(got) >= 0) {
+                    if (!got.hasRemaining())
+                        fail("more than the " + SENT + " bytes sent");
+                }
+                got.flip();
+                assertEquals(SENT, got.remaining(), "bytes the peer got before EOF");
+                assertEquals(-1, got.mismatch(ByteBuffer.wrap(RdmaTestLib.message(SENT, 0))),
+                        "the first byte the peer got that differs from the one sent");
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        }, r -> Thread.ofPlatform().start(r));
+    }
+
+    static void blockingClose(boolean classic, boolean virtual) throws Exception {
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.bind(RdmaTestLib.anyPort());
+            SocketChannel c = Sockets.openRdmaSocketChannel();
+            Socket s = c.socket();
+            try (c; SocketChannel peer = connect(ssc, c)) {
+                CompletableFuture<Void> received = receiveAll(peer);
+                RdmaTestLib.writeFully(c, ByteBuffer.wrap(RdmaTestLib.message(SENT, 0)));
+
+                // a reader blocked on the channel: the peer never sends
+                AtomicReference<Throwable> read = new AtomicReference<>(new AssertionError("not ended"));
+                Thread reader = start(false, read, () -> {
+                    if (classic) {
+                        InputStream in = s.getInputStream();
+                        in.read();
+                    } else {
+                        c.read(ByteBuffer.allocate(16));
+                    }
+                    throw new AssertionError("the read returned");
+                });
+                RdmaTestLib.awaitWaiting(reader);
+
+                AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
+                long t0 = System.nanoTime();
+                Thread closer = start(virtual, closed, classic ? s::close : c::close);
+
+                // the reader is woken while the close drains
+                assertTrue(reader.join(Duration.ofMillis(PROMPT_MILLIS)),
+                        "the blocked reader was not woken within " + PROMPT_MILLIS + " ms of the close");
+                long wokenMs = millisSince(t0);
+                Throwable e = read.get();
+                // a Socket's stream may also say "Socket closed"
+                if (!(e instanceof AsynchronousCloseException || (classic && e instanceof SocketException)))
+                    fail("the reader ended with " + e + ", not AsynchronousCloseException", e);
+
+                // the channel's state lock is free while the close drains
+                long t1 = System.nanoTime();
+                try {
+                    c.getLocalAddress();
+                    fail("getLocalAddress of a closed channel returned");
+                } catch (ClosedChannelException expectedClosed) { }
+                long lockMs = millisSince(t1);
+                assertLessThan(lockMs, PROMPT_MILLIS, "ms getLocalAddress took during the drain");
+                assertTrue(closer.isAlive(), "the close returned before the drain of "
+                        + DRAIN_MILLIS + " ms ended (" + millisSince(t0) + " ms)");
+
+                assertTrue(closer.join(Duration.ofMillis(DRAIN_MILLIS + PROMPT_MILLIS)), "the close did not return");
+                long closeMs = millisSince(t0);
+                assertNull(closed.get(), "what the close threw");
+                assertGreaterThanOrEqual(closeMs, DRAIN_MILLIS, "ms the close took, drain included");
+                received.get(PROMPT_MILLIS, TimeUnit.MILLISECONDS);
+                RdmaTestLib.log("  reader woken in " + wokenMs + " ms, getLocalAddress answered in "
+                        + lockMs + " ms, close returned after " + closeMs + " ms; the peer got "
+                        + SENT + " bytes, then EOF");
+            }
+        }
+    }
+
+    static void registeredClose() throws Exception {
+        List<AutoCloseable> open = new ArrayList<>();
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+             Selector sel = Sockets.openRdmaSelector()) {
+            ssc.bind(RdmaTestLib.anyPort());
+            SocketChannel c1 = Sockets.openRdmaSocketChannel();
+            open.add(c1);
+            SocketChannel peer1 = connect(ssc, c1);
+            open.add(peer1);
+            SocketChannel c2 = Sockets.openRdmaSocketChannel();
+            open.add(c2);
+            SocketChannel peer2 = connect(ssc, c2);
+            open.add(peer2);
+
+            CompletableFuture<Void> received = receiveAll(peer1);
+            RdmaTestLib.writeFully(c1, ByteBuffer.wrap(RdmaTestLib.message(SENT, 0)));
+            c1.configureBlocking(false);
+            c2.configureBlocking(false);
+            SelectionKey k1 = c1.register(sel, SelectionKey.OP_READ);
+            SelectionKey k2 = c2.register(sel, SelectionKey.OP_READ);
+
+            // the selector's thread: records when c2 is readable, and
+            // selects until told to stop
+            CompletableFuture<Long> c2Readable = new CompletableFuture<>();
+            AtomicReference<Throwable> selected = new AtomicReference<>(new AssertionError("not ended"));
+            Thread selector = start(false, selected, () -> {
+                while (!Thread.currentThread().isInterrupted() && sel.isOpen()) {
+                    sel.select(key -> {
+                        if (key == k2 && key.isReadable()) {
+                            c2Readable.complete(System.nanoTime());
+                            key.interestOps(0);
+                        }
+                    });
+                }
+            });
+            RdmaTestLib.awaitFrame(selector, "RdmaNet", "pollArray0");
+
+            AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
+            long t0 = System.nanoTime();
+            Thread closer = start(false, closed, c1::close);
+            // the close is draining; the selector selects on
+            RdmaTestLib.awaitFrame(closer, "RdmaSocketOps", "delayDrainForTest");
+            long t1 = System.nanoTime();
+            peer2.write(ByteBuffer.wrap(new byte[] { 42 }));
+            long readyNanos = c2Readable.get(PROMPT_MILLIS, TimeUnit.MILLISECONDS);
+            long readyMs = (readyNanos - t1) / 1_000_000;
+            assertTrue(closer.isAlive(), "the close returned before its drain ended");
+            assertEquals(1, c2.read(ByteBuffer.allocate(2)), "bytes read from the ready channel");
+
+            // a registration during the drain does not wait for it either
+            SocketChannel c3 = Sockets.openRdmaSocketChannel();
+            open.add(c3);
+            c3.configureBlocking(false);
+            long t2 = System.nanoTime();
+            c3.register(sel, SelectionKey.OP_CONNECT);
+            long registerMs = millisSince(t2);
+            assertLessThan(registerMs, PROMPT_MILLIS, "ms a registration took during the drain");
+
+            assertTrue(closer.join(Duration.ofMillis(DRAIN_MILLIS + PROMPT_MILLIS)), "the close did not return");
+            long closeMs = millisSince(t0);
+            assertNull(closed.get(), "what the close threw");
+            assertGreaterThanOrEqual(closeMs, DRAIN_MILLIS, "ms the close took, drain included");
+
+            // the selector then deregisters the key, and the peer gets
+            // everything sent, then EOF
+            long t3 = System.nanoTime();
+            sel.wakeup();
+            Utils.waitForCondition(() -> !sel.keys().contains(k1), PROMPT_MILLIS, 1);
+            assertFalse(sel.keys().contains(k1), "the closed channel's key, " + PROMPT_MILLIS
+                    + " ms after the close returned");
+            long deregisterMs = millisSince(t3);
+            received.get(PROMPT_MILLIS, TimeUnit.MILLISECONDS);
+            selector.interrupt();
+            sel.wakeup();
+            assertTrue(selector.join(Duration.ofMillis(PROMPT_MILLIS)), "the selector's thread did not end");
+            assertNull(selected.get(), "what the selector's thread threw");
+            RdmaTestLib.log("  another channel reported ready " + readyMs + " ms after its byte was sent,"
+                    + " a registration took " + registerMs + " ms, both during the drain; close returned after "
+                    + closeMs + " ms, the key was gone " + deregisterMs + " ms later; the peer got "
+                    + SENT + " bytes, then EOF");
+        } finally {
+            for (AutoCloseable c : open)
+                c.close();
+        }
+    }
+
+    /** Connects c to ssc and returns the accepted end. */
+    static SocketChannel connect(ServerSocketChannel ssc, SocketChannel c) throws IOException {
+        c.connect(ssc.getLocalAddress());
+        return ssc.accept();
+    }
+
+    static long millisSince(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+}
