@@ -99,9 +99,14 @@ while [ $# -gt 0 ]; do
             [ "${#tests[@]}" -gt 0 ] || die "--tests needs at least one test file or directory" ;;
         --java-opts) java_opts=${2?--java-opts needs options}; shift 2 ;;   # jtreg's -javaoptions
         --bench) bench_jar=${2:?--bench needs a JMH jar}; shift 2 ;;
+        --kernel)   # PACKAGE=VERSION@SUITE: another Debian kernel than the conf's
+            k=${2:?--kernel needs PACKAGE=VERSION@SUITE}; shift 2
+            [[ $k =~ ^([^=@]+)=([^=@]+)@([a-z]+)$ ]] || die "--kernel $k: not PACKAGE=VERSION@SUITE"
+            GUEST_KERNEL_PACKAGE=${BASH_REMATCH[1]} GUEST_KERNEL_VERSION=${BASH_REMATCH[2]}
+            GUEST_KERNEL_SUITE=${BASH_REMATCH[3]} ;;
         --) shift; bench_args=("$@"); break ;;
         -h|--help) usage ;;
-        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--out DIR], or --bench JAR [-- JMH_ARGS])" ;;
+        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--kernel PACKAGE=VERSION@SUITE] [--out DIR], or --bench JAR [-- JMH_ARGS])" ;;
     esac
 done
 

@@ -28,7 +28,9 @@
 # also make test-rdma).  The direct I/O tests run again once per file
 # system of directio-fs.sh's matrix (ext4, ext4 data=journal, ext4 on a
 # 4096-byte-sector device, XFS, btrfs, tmpfs; also make test-directio-fs),
-# which needs root.  Prints one summary line over all runs.
+# which needs root.  RdmaLeak runs a second time in a guest with an older
+# kernel (GUEST_OLD_KERNEL of make/rdma-guest.conf), where the JDK must
+# enable libibverbs' fork support.  Prints one summary line over all runs.
 #
 #   test-rdio.sh JDK_IMAGE JTREG_HOME
 . "$(dirname "$0")/common.sh"
@@ -61,5 +63,15 @@ rm -rf "$RDIO_BUILD/rdma-guest/JTreport"
 "$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --out "$RDIO_BUILD/rdma-guest" --tests jdk/net/rdma || true
 
+# RdmaLeak again on a kernel that does not report copy-on-fork, with fewer
+# open/close cycles: its ProcessBuilder cases check that the JDK enabled
+# libibverbs' fork support there.
+# shellcheck source=../rdma-guest.conf
+. "$RDIO_TOP/make/rdma-guest.conf"
+rm -rf "$RDIO_BUILD/rdma-guest-old-kernel/JTreport"
+"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+    --kernel "$GUEST_OLD_KERNEL" --java-opts -Drdio.rdma.cycles=1000 \
+    --out "$RDIO_BUILD/rdma-guest-old-kernel" --tests jdk/net/rdma/RdmaLeak.java || true
+
 "$RDIO_TOP/make/scripts/jtreg-summary.sh" "$out/JTreport" "${directio_reports[@]}" \
-    "$RDIO_BUILD/rdma-guest/JTreport"
+    "$RDIO_BUILD/rdma-guest/JTreport" "$RDIO_BUILD/rdma-guest-old-kernel/JTreport"

@@ -60,10 +60,12 @@ resolve_kernel() {
         echo "$GUEST_KERNEL_PACKAGE $GUEST_KERNEL_VERSION"
         return
     fi
-    local pkg ver
-    pkg=$(kernel_apt apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' |
+    # The same kernel line with another ABI number: linux-image-6.1.0-*-amd64
+    local pkg ver line
+    line=$(sed -E 's/[.]/\\./g; s/-[0-9]+-([a-z0-9]+)$/-[0-9]+-\1/' <<< "$GUEST_KERNEL_PACKAGE")
+    pkg=$(kernel_apt apt-cache search --names-only "^$line\$" |
           awk '{ print $1 }' | sort -V | tail -n1)
-    [ -n "$pkg" ] || die "no linux-image-6.1.0-*-amd64 in Debian $GUEST_KERNEL_SUITE: the guest kernel is missing"
+    [ -n "$pkg" ] || die "no package like $GUEST_KERNEL_PACKAGE in Debian $GUEST_KERNEL_SUITE: the guest kernel is missing"
     ver=$(kernel_apt apt-cache policy "$pkg" | awk '$1 == "Candidate:" { print $2 }')
     if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
         die "no installable version of $pkg in Debian $GUEST_KERNEL_SUITE"

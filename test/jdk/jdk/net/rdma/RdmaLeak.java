@@ -33,7 +33,7 @@
  *          another number.
  * @requires os.family == "linux"
  * @library /test/lib
- * @run main/othervm/timeout=1800 -Xms64m -Xmx64m -XX:+AlwaysPreTouch
+ * @run main/othervm/timeout=1800 --enable-native-access=ALL-UNNAMED -Xms64m -Xmx64m -XX:+AlwaysPreTouch
  *      -Drdio.rdma.caseTimeout=1500 RdmaLeak leak
  */
 
@@ -43,19 +43,28 @@
  *          mechanism (a real fork, which copies the page tables of memory
  *          the RDMA device uses) while RDMA connections are open, and
  *          while data flows on them, does not break them: every byte
- *          echoed during the forks is compared.  Runs in the Soft-RoCE
- *          guest.
+ *          echoed during the forks is compared, and libibverbs' fork
+ *          support is enabled unless the kernel reports copy-on-fork.  Runs
+ *          in the Soft-RoCE guest.
  * @requires os.family == "linux"
  * @library /test/lib
- * @run main/othervm -Djdk.lang.Process.launchMechanism=FORK RdmaLeak fork
+ * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.lang.Process.launchMechanism=FORK RdmaLeak fork
  */
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -145,13 +154,85 @@ public class RdmaLeak {
         }
     }
 
-    static void processBuilder() throws Exception {
+    /*
+     * Since Linux 5.13 the kernel says (rdma_nl's copy-on-fork) that a fork
+     * copies pinned pages for the child at once, so the parent keeps the
+     * pages its device uses.  Where it does not say so, libibverbs treats
+     * the kernel as unsafe, and the JDK must have enabled libibverbs' fork
+     * support (ibv_fork_init) before the first registration, so that
+     * registered memory is left out of a child (MADV_DONTFORK).  The echoes
+     * below cannot fail on a kernel that copies pinned pages, which every
+     * kernel since 5.9 does; this check fails where the kernel does not say
+     * so and the JDK did not enable fork support.  make test-rdio runs this
+     * test on such a kernel (make/rdma-guest.conf, GUEST_OLD_KERNEL) as well.
+     * The count of MADV_DONTFORK mappings is logged, not checked: on Linux
+     * 5.10 rsockets' buffers showed none although fork support was enabled.
+     */
+    static void checkForkSafety(long dontFork0) throws Throwable {
+        String rdma = java.util.stream.Stream.of("/usr/bin/rdma", "/usr/sbin/rdma", "/sbin/rdma")
+                .filter(f -> Files.isExecutable(Path.of(f))).findFirst()
+                .orElseThrow(() -> new AssertionError("no rdma(8) of iproute2"));
+        Process p = new ProcessBuilder(rdma, "system", "show").redirectErrorStream(true).start();
+        String system = new String(p.getInputStream().readAllBytes()).strip();
+        assertEquals(0, p.waitFor(), "exit status of rdma system show; its output: " + system);
+        boolean copyOnFork = system.contains("copy-on-fork on");
+        long dontFork = dontForkMappings();
+        int status = forkStatus();
+        RdmaTestLib.log("  kernel " + System.getProperty("os.version") + ", rdma system: " + system
+                + "; ibv_is_fork_initialized: " + status + "; memory mappings marked MADV_DONTFORK: "
+                + dontFork0 + " before the connection, " + dontFork + " with it");
+        assertEquals(copyOnFork ? IBV_FORK_UNNEEDED : IBV_FORK_ENABLED, status,
+                "libibverbs' fork status (0 disabled, 1 enabled, 2 unneeded) where the kernel "
+                + (copyOnFork ? "reports" : "does not report") + " copy-on-fork");
+    }
+
+    static final int IBV_FORK_ENABLED = 1;
+    static final int IBV_FORK_UNNEEDED = 2;
+
+    // ibv_is_fork_initialized() of the libibverbs that librdmacm loaded
+    static int forkStatus() throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            SymbolLookup verbs = SymbolLookup.libraryLookup("libibverbs.so.1", arena);
+            MethodHandle h = Linker.nativeLinker().downcallHandle(
+                    verbs.find("ibv_is_fork_initialized").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            return (int) h.invokeExact();
+        }
+    }
+
+    /*
+     * The process's memory mappings that a fork leaves out of the child
+     * ("dd" in smaps' VmFlags), but for those of device files: the kernel
+     * leaves out the device's queues that the verbs library maps whatever
+     * the fork support.
+     */
+    private static final java.util.regex.Pattern MAPPING = java.util.regex.Pattern.compile("[0-9a-f]+-[0-9a-f]+ ");
+
+    static long dontForkMappings() throws IOException {
+        long n = 0;
+        boolean device = false;
+        for (String l : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+            if (MAPPING.matcher(l).lookingAt()) {
+                // address perms offset dev inode [path]
+                String[] f = l.trim().split("\\s+", 6);
+                device = f.length == 6 && f[5].startsWith("/dev/");
+            } else if (l.startsWith("VmFlags:") && !device
+                    && List.of(l.substring(8).trim().split(" ")).contains("dd")) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    static void processBuilder() throws Throwable {
+        long dontFork0 = dontForkMappings();
         try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
             ssc.bind(RdmaTestLib.anyPort());
             try (SocketChannel sc = Sockets.openRdmaSocketChannel()) {
                 sc.connect(ssc.getLocalAddress());
                 try (SocketChannel peer = ssc.accept()) {
                     RdmaTestLib.echo(sc, peer, 1 << 20, 0);
+                    checkForkSafety(dontFork0);
                     for (int i = 0; i < 5; i++) {
                         Process p = new ProcessBuilder("/bin/sh", "-c", "echo child $$").inheritIO().start();
                         assertEquals(0, p.waitFor(), "child exit status");
