@@ -429,12 +429,15 @@ Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, ji
 }
 
 /*
- * The sockets drain0 is draining.  rshutdown makes the socket blocking
- * and waits on its completion channel, so an rpoll of the same socket
- * meanwhile could wait there too, for as long as the drain (seconds for
- * a peer that has gone).  A selector's rpoll (pollArray0) therefore polls
- * neverReady, a pipe that nothing writes to, in their place.  An rpoll
- * that began before the drain still polls the socket itself.
+ * The sockets drain0 has drained or is draining, until close0.  rshutdown
+ * makes the socket blocking and waits on its completion channel, so an
+ * rpoll of the same socket meanwhile could wait there too, for as long as
+ * the drain (seconds for a peer that has gone); and it makes the socket
+ * non-blocking again only if it is still connected, so after a failed
+ * connection's drain an rpoll could wait there for good.  A selector's
+ * rpoll (pollArray0) therefore polls neverReady, a pipe that nothing
+ * writes to, in their place.  An rpoll that began before the drain still
+ * polls the socket itself.
  */
 static unsigned char draining[65536];
 static int neverReady = -1;
@@ -464,8 +467,6 @@ Java_jdk_internal_net_rdma_RdmaNet_drain0(JNIEnv *env, jclass cl, jint fd)
         __atomic_store_n(&draining[fd], 1, __ATOMIC_SEQ_CST);
     int rv = p_rshutdown(fd, SHUT_RDWR);
     int err = errno;
-    if (tracked)
-        __atomic_store_n(&draining[fd], 0, __ATOMIC_SEQ_CST);
     if (rv < 0 && err != ENOTCONN)
         throwSocketError(env, err);
 }
@@ -631,6 +632,9 @@ Java_jdk_internal_net_rdma_RdmaNet_writev0(JNIEnv *env, jclass cl, jint fd, jlon
 JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd)
 {
+    /* no selector polls it any more: the number may be reused after rclose */
+    if (fd >= 0 && fd < 65536)
+        __atomic_store_n(&draining[fd], 0, __ATOMIC_SEQ_CST);
     (void) p_rclose(fd);
 }
 
