@@ -420,16 +420,9 @@ Java_jdk_internal_net_rdma_RdmaNet_localAddress0(JNIEnv *env, jclass cl, jint fd
     return fromSockaddr(env, &ss, addr);
 }
 
-JNIEXPORT void JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, jint how)
-{
-    int h = (how == 0) ? SHUT_RD : (how == 1) ? SHUT_WR : SHUT_RDWR;
-    if (p_rshutdown(fd, h) < 0 && errno != ENOTCONN)
-        throwSocketError(env, errno);
-}
-
 /*
- * The sockets drain0 has drained or is draining, until close0.  rshutdown
+ * The sockets shut down in both directions (the channel's drain before its
+ * close, RdmaSocketOps.drain), from the shutdown until close0.  rshutdown
  * makes the socket blocking and waits on its completion channel, so an
  * rpoll of the same socket meanwhile could wait there too, for as long as
  * the drain (seconds for a peer that has gone); and it makes the socket
@@ -454,21 +447,22 @@ static void openNeverReady(void)
 }
 
 /*
- * Waits until the connected socket's sends are delivered, or its
- * connection has failed (rshutdown of both directions), so that the rclose
- * that follows has nothing to wait for.
+ * rshutdown of a connected socket waits until its sends are delivered, or
+ * its connection has failed.  Of both directions (how 2), it is the drain
+ * before the close, and a selector's rpoll leaves the socket out from then
+ * on.
  */
 JNIEXPORT void JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_drain0(JNIEnv *env, jclass cl, jint fd)
+Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, jint how)
 {
-    pthread_once(&neverReadyOnce, openNeverReady);
-    int tracked = (fd >= 0 && fd < 65536 && neverReady >= 0);
-    if (tracked)
-        __atomic_store_n(&draining[fd], 1, __ATOMIC_SEQ_CST);
-    int rv = p_rshutdown(fd, SHUT_RDWR);
-    int err = errno;
-    if (rv < 0 && err != ENOTCONN)
-        throwSocketError(env, err);
+    int h = (how == 0) ? SHUT_RD : (how == 1) ? SHUT_WR : SHUT_RDWR;
+    if (h == SHUT_RDWR) {
+        pthread_once(&neverReadyOnce, openNeverReady);
+        if (fd >= 0 && fd < 65536 && neverReady >= 0)
+            __atomic_store_n(&draining[fd], 1, __ATOMIC_SEQ_CST);
+    }
+    if (p_rshutdown(fd, h) < 0 && errno != ENOTCONN)
+        throwSocketError(env, errno);
 }
 
 /*

@@ -165,7 +165,6 @@ final class RdmaNet {
     static native int accept0(int fd, byte[] addr, int[] info) throws IOException;
     static native int localAddress0(int fd, byte[] addr) throws IOException;
     static native void shutdown0(int fd, int how) throws IOException;
-    static native void drain0(int fd) throws IOException;
     static native void setIntOption0(int fd, int opt, int value) throws IOException;
     static native int getIntOption0(int fd, int opt) throws IOException;
     static native int read0(int fd, long address, int len) throws IOException;

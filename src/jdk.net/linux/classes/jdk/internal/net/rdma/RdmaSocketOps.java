@@ -373,21 +373,16 @@ final class RdmaSocketOps extends SocketOps {
         return true;
     }
 
+    // a shutdown of both directions is the drain (RdmaNet.shutdown0)
+    private static final int SHUT_RDWR = 2;
+
     @Override
     public void drain(FileDescriptor fd) throws IOException {
         int fdVal = IOUtil.fdVal(fd);
         if (fdVal < 0 || !serviced.contains(fdVal))
             return;
-        RdmaPoller p = poller;
-        if (p != null)
-            p.exclude(fdVal);
-        try {
-            delayDrainForTest(fdVal);
-            RdmaNet.drain0(fdVal);
-        } finally {
-            if (p != null)
-                p.include(fdVal);
-        }
+        delayDrainForTest(fdVal);
+        shutdown(fd, SHUT_RDWR);
     }
 
     /*
