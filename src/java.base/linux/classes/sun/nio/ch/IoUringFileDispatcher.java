@@ -1,0 +1,71 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+package sun.nio.ch;
+
+import java.io.FileDescriptor;
+import java.io.IOException;
+
+/**
+ * A dispatcher whose positional reads and writes, called from a virtual
+ * thread, go through the VM's {@link IoUring}: the thread parks until the
+ * I/O completes, and its carrier runs other virtual threads meanwhile.
+ * Platform threads, and every thread where io_uring cannot be used, call
+ * pread and pwrite as any file does.
+ */
+class IoUringFileDispatcher extends FileDispatcherImpl {
+    private static final IoUringFileDispatcher INSTANCE = new IoUringFileDispatcher();
+
+    private IoUringFileDispatcher() { }
+
+    /**
+     * Returns the dispatcher, or null where {@code jdk.nio.useIoUring=false}
+     * turns io_uring off.
+     */
+    static FileDispatcher get() {
+        return IoUring.isEnabled() ? INSTANCE : null;
+    }
+
+    @Override
+    boolean parksVirtualThreads() {
+        return IoUring.get() != null;
+    }
+
+    @Override
+    int pread(FileDescriptor fd, long address, int len, long position) throws IOException {
+        IoUring ring;
+        if (Thread.currentThread().isVirtual() && (ring = IoUring.get()) != null)
+            return ring.pread(fd, address, len, position);
+        return super.pread(fd, address, len, position);
+    }
+
+    @Override
+    int pwrite(FileDescriptor fd, long address, int len, long position) throws IOException {
+        IoUring ring;
+        if (Thread.currentThread().isVirtual() && (ring = IoUring.get()) != null)
+            return ring.pwrite(fd, address, len, position);
+        return super.pwrite(fd, address, len, position);
+    }
+}
