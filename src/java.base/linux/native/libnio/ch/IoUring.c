@@ -24,6 +24,7 @@
  */
 
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +43,8 @@
 /*
  * The rings of one io_uring instance, mapped into the process.  The Java
  * class does the bookkeeping (which slot an operation has, who waits for
- * it, when to submit); this layer only fills submission queue entries and
- * copies completion queue entries out.
+ * it, when to submit); this layer only fills submission queue entries,
+ * enters the kernel and copies completion queue entries out.
  *
  * io_uring is called through syscall(2): glibc has no wrappers, and libnio
  * must not need liburing, which many machines do not have.
@@ -73,6 +74,7 @@ typedef struct {
 #define OP_READ   0
 #define OP_WRITE  1
 #define OP_CANCEL 2
+#define OP_POLLIN 3
 
 static void unmap(ring_t *r) {
     if (r->sqes != NULL && r->sqes != MAP_FAILED) munmap(r->sqes, r->sqes_len);
@@ -98,6 +100,19 @@ static int supports_read_write(int fd) {
     return ok;
 }
 
+#ifndef IORING_SETUP_SINGLE_ISSUER
+#define IORING_SETUP_SINGLE_ISSUER (1U << 12)
+#endif
+#ifndef IORING_SETUP_DEFER_TASKRUN
+#define IORING_SETUP_DEFER_TASKRUN (1U << 13)
+#endif
+
+/*
+ * Sets up a ring for the calling thread, which must be the only one that
+ * enters it.  Since Linux 6.1 the kernel is told so (SINGLE_ISSUER), and
+ * then runs the work that completes an I/O only when that thread waits for
+ * completions (DEFER_TASKRUN), rather than interrupting it for each.
+ */
 JNIEXPORT jlong JNICALL
 Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint entries)
 {
@@ -109,8 +124,13 @@ Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint entries)
         return 0;
     }
     memset(&p, 0, sizeof(p));
-    p.flags = IORING_SETUP_CLAMP;
+    p.flags = IORING_SETUP_CLAMP | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
     r->fd = (int)syscall(SYS_io_uring_setup, (unsigned)entries, &p);
+    if (r->fd < 0 && errno == EINVAL) {
+        memset(&p, 0, sizeof(p));
+        p.flags = IORING_SETUP_CLAMP;
+        r->fd = (int)syscall(SYS_io_uring_setup, (unsigned)entries, &p);
+    }
     if (r->fd < 0) {
         /* ENOSYS: no io_uring; EPERM: kernel.io_uring_disabled or seccomp */
         JNU_ThrowIOExceptionWithLastError(env, "io_uring_setup");
@@ -192,31 +212,40 @@ Java_sun_nio_ch_IoUring_prepare0(JNIEnv *env, jclass clazz, jlong ring, jint op,
     switch (op) {
     case OP_READ:   sqe->opcode = IORING_OP_READ; break;
     case OP_WRITE:  sqe->opcode = IORING_OP_WRITE; break;
+    case OP_POLLIN: sqe->opcode = IORING_OP_POLL_ADD; break;
     default:        sqe->opcode = IORING_OP_ASYNC_CANCEL; break;
     }
-    sqe->fd = (op == OP_CANCEL) ? -1 : fd;
-    sqe->addr = (uint64_t)address;
-    sqe->len = (op == OP_CANCEL) ? 0 : (unsigned)len;
-    sqe->off = (op == OP_CANCEL) ? 0 : (uint64_t)position;
+    sqe->fd = fd;
     sqe->user_data = (uint64_t)userData;
+    if (op == OP_READ || op == OP_WRITE) {
+        sqe->addr = (uint64_t)address;
+        sqe->len = (unsigned)len;
+        sqe->off = (uint64_t)position;
+    } else if (op == OP_POLLIN) {
+        sqe->poll32_events = POLLIN;
+    } else {
+        sqe->addr = (uint64_t)address;      /* the user data to cancel */
+    }
     r->sq_array[index] = index;
     __atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
 }
 
-/* Submits up to toSubmit entries; returns how many, or -errno. */
+/*
+ * Submits up to toSubmit entries and, if minComplete is 1, waits until
+ * there is a completion to reap.  Returns how many entries were submitted,
+ * or -errno.
+ */
 JNIEXPORT jint JNICALL
-Java_sun_nio_ch_IoUring_submit0(JNIEnv *env, jclass clazz, jlong ring, jint toSubmit)
+Java_sun_nio_ch_IoUring_enter0(JNIEnv *env, jclass clazz, jlong ring, jint toSubmit,
+                               jint minComplete)
 {
     ring_t *r = jlong_to_ptr(ring);
-    long n = syscall(SYS_io_uring_enter, r->fd, (unsigned)toSubmit, 0, 0, NULL, 0);
+    long n = syscall(SYS_io_uring_enter, r->fd, (unsigned)toSubmit, (unsigned)minComplete,
+                     IORING_ENTER_GETEVENTS, NULL, 0);
     return (n < 0) ? -errno : (jint)n;
 }
 
-/*
- * Copies completions into the arrays, waiting in the kernel for one if
- * there is none.  Returns how many, 0 if the wait was interrupted, or
- * -errno.
- */
+/* Copies the completions there are into the arrays; returns how many. */
 JNIEXPORT jint JNICALL
 Java_sun_nio_ch_IoUring_reap0(JNIEnv *env, jclass clazz, jlong ring,
                               jlongArray userData, jintArray results)
@@ -229,11 +258,8 @@ Java_sun_nio_ch_IoUring_reap0(JNIEnv *env, jclass clazz, jlong ring,
     jlong *ud;
     jint *res;
 
-    if (head == tail) {
-        if (syscall(SYS_io_uring_enter, r->fd, 0, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
-            return (errno == EINTR || errno == EAGAIN || errno == EBUSY) ? 0 : -errno;
-        tail = __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE);
-    }
+    if (head == tail)
+        return 0;
     ud = (*env)->GetPrimitiveArrayCritical(env, userData, NULL);
     if (ud == NULL)
         return 0;

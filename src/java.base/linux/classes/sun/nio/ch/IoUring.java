@@ -27,6 +27,7 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -35,9 +36,18 @@ import jdk.internal.misc.InnocuousThread;
 
 /**
  * An io_uring instance that does positional file reads and writes for
- * virtual threads: the thread submits its I/O and parks, leaving its
- * carrier free, and a completion thread unparks it when the I/O is done.
- * One ring serves the whole VM; it is set up on first use.
+ * virtual threads: the thread queues its I/O and parks, leaving its
+ * carrier free, and the ring's thread submits it and unparks the virtual
+ * thread when it completes.  One ring serves the whole VM; it is set up on
+ * first use.
+ *
+ * <p> Only the ring's thread enters the kernel, as fio does: the kernel
+ * finishes each I/O in the thread that submitted it, so that thread
+ * should be one that is waiting for completions anyway, not a carrier.
+ * It submits everything queued since its last turn in the same call that
+ * waits for the next completion.  A thread that queues I/O while the ring's
+ * thread waits wakes it through an eventfd that the ring polls, once per
+ * turn.
  *
  * <p> Where io_uring is missing (before Linux 5.6 it lacks the operations
  * used here), disabled ({@code kernel.io_uring_disabled}) or denied by a
@@ -45,17 +55,16 @@ import jdk.internal.misc.InnocuousThread;
  * pwrite.  The system property {@code jdk.nio.useIoUring=false} does the
  * same on purpose.
  *
- * <p> Submissions are batched: a thread that queues an entry while another
- * thread is in io_uring_enter leaves it to that thread, which submits
- * everything queued before it leaves.  A thread interrupted while it waits
- * asks the kernel to cancel its I/O but still waits for the completion, as
- * the kernel may be using its buffer until then.
+ * <p> A thread interrupted while it waits asks the kernel to cancel its
+ * I/O, but still waits for the completion, as the kernel may be using its
+ * buffer until then.
  */
 final class IoUring {
     // Operations, as the native layer numbers them
     private static final int OP_READ = 0;
     private static final int OP_WRITE = 1;
     private static final int OP_CANCEL = 2;
+    private static final int OP_POLLIN = 3;
 
     // Linux errno values
     private static final int EINTR = 4;
@@ -63,14 +72,17 @@ final class IoUring {
     private static final int EBUSY = 16;
     private static final int ECANCELED = 125;
 
-    // User data of the completion of a cancel request; an operation's user
-    // data is its sequence number shifted left by SLOT_BITS, plus its slot
+    // User data of the completions of cancel requests and of the poll of
+    // the wake-up eventfd; an operation's user data is its sequence number
+    // shifted left by SLOT_BITS, plus its slot
     private static final long CANCEL = -1L;
+    private static final long WAKEUP = -2L;
     private static final int SLOT_BITS = 16;
 
-    // Submission queue entries asked for; half are for reads and writes,
-    // half for cancel requests, so the queue can never overflow, and the
-    // completion queue (twice as large) neither
+    // Submission queue entries asked for: one for the poll of the eventfd,
+    // and the rest shared out between reads and writes and cancel requests
+    // so that the queue cannot overflow, nor the completion queue, which
+    // is twice as large
     private static final int ENTRIES = 512;
 
     private static final boolean ENABLED =
@@ -80,20 +92,28 @@ final class IoUring {
         static final IoUring RING = create();
     }
 
-    /** An operation in flight, and the thread that waits for it. */
+    /**
+     * An operation in flight, and the thread that waits for it or the
+     * completion to call.
+     */
     private static final class Op {
         final Thread waiter;
+        final boolean write;
+        final FileDispatcher.Completion completion;
         long id;
         int result;
         volatile boolean done;
 
-        Op(Thread waiter) {
+        Op(Thread waiter, boolean write, FileDispatcher.Completion completion) {
             this.waiter = waiter;
+            this.write = write;
+            this.completion = completion;
         }
     }
 
     private final long ring;
     private final int slots;
+    private final EventFD wakeup;
 
     // Guarded by lock: operations by slot, free slots, cancels in flight,
     // and the sequence that makes user data unique
@@ -105,14 +125,19 @@ final class IoUring {
     private int cancels;
     private long sequence;
 
-    // Entries in the submission queue not yet submitted; the thread holding
-    // enterLock submits them
+    // Entries queued and not yet submitted
     private final AtomicInteger unsubmitted = new AtomicInteger();
-    private final ReentrantLock enterLock = new ReentrantLock();
 
-    private IoUring(long ring, int entries) {
+    // Set by the ring's thread before it looks for entries to submit and
+    // waits; the first thread to queue an entry after that writes the
+    // eventfd, and sets woken so that no other thread does in that turn
+    private volatile boolean waiting;
+    private final AtomicBoolean woken = new AtomicBoolean();
+
+    private IoUring(long ring, int entries, EventFD wakeup) {
         this.ring = ring;
-        this.slots = Math.min(entries / 2, 1 << SLOT_BITS);
+        this.slots = Math.min((entries - 1) / 2, 1 << SLOT_BITS);
+        this.wakeup = wakeup;
         this.ops = new Op[slots];
         this.free = new int[slots];
         for (int i = 0; i < slots; i++)
@@ -120,20 +145,26 @@ final class IoUring {
         this.freeCount = slots;
     }
 
+    // The ring belongs to the thread that sets it up, so its thread does
     private static IoUring create() {
         if (!ENABLED)
             return null;
-        long ring;
-        try {
-            ring = create0(ENTRIES);
-        } catch (IOException e) {
-            return null;
-        }
-        IoUring r = new IoUring(ring, entries0(ring));
-        Thread t = InnocuousThread.newSystemThread("IoUring-Completer", r::complete);
+        var result = new java.util.concurrent.CompletableFuture<IoUring>();
+        Thread t = InnocuousThread.newSystemThread("IoUring", () -> {
+            IoUring r;
+            try {
+                long ring = create0(ENTRIES);
+                r = new IoUring(ring, entries0(ring), new EventFD());
+            } catch (Throwable e) {
+                result.complete(null);
+                return;
+            }
+            result.complete(r);
+            r.run();
+        });
         t.setDaemon(true);
         t.start();
-        return r;
+        return result.join();
     }
 
     /**
@@ -155,12 +186,23 @@ final class IoUring {
      * would.
      */
     int pread(FileDescriptor fd, long address, int len, long position) throws IOException {
-        return status(await(submit(OP_READ, IOUtil.fdVal(fd), address, len, position)), false);
+        Op op = new Op(Thread.currentThread(), false, null);
+        return status(await(submit(op, IOUtil.fdVal(fd), address, len, position)), false);
     }
 
     /** Writes from native memory at the position, as pwrite does. */
     int pwrite(FileDescriptor fd, long address, int len, long position) throws IOException {
-        return status(await(submit(OP_WRITE, IOUtil.fdVal(fd), address, len, position)), true);
+        Op op = new Op(Thread.currentThread(), true, null);
+        return status(await(submit(op, IOUtil.fdVal(fd), address, len, position)), true);
+    }
+
+    /**
+     * Starts a read or write and returns; the ring's thread calls the
+     * completion with what pread or pwrite would return or throw.
+     */
+    void start(FileDescriptor fd, boolean write, long address, int len, long position,
+               FileDispatcher.Completion completion) {
+        submit(new Op(null, write, completion), IOUtil.fdVal(fd), address, len, position);
     }
 
     private static int status(int res, boolean write) throws IOException {
@@ -176,8 +218,7 @@ final class IoUring {
         throw new InternalError();
     }
 
-    private Op submit(int opcode, int fd, long address, int len, long position) {
-        Op op = new Op(Thread.currentThread());
+    private Op submit(Op op, int fd, long address, int len, long position) {
         lock.lock();
         try {
             while (freeCount == 0)
@@ -185,12 +226,12 @@ final class IoUring {
             int slot = free[--freeCount];
             op.id = (++sequence << SLOT_BITS) | slot;
             ops[slot] = op;
-            prepare0(ring, opcode, fd, address, len, position, op.id);
+            prepare0(ring, op.write ? OP_WRITE : OP_READ, fd, address, len, position, op.id);
             unsubmitted.incrementAndGet();
         } finally {
             lock.unlock();
         }
-        flush();
+        wakeup();
         return op;
     }
 
@@ -206,27 +247,15 @@ final class IoUring {
         } finally {
             lock.unlock();
         }
-        flush();
+        wakeup();
     }
 
-    // Submits what is queued, unless another thread is submitting: that
-    // thread finds the entries when it looks again after leaving enterLock
-    private void flush() {
-        while (unsubmitted.get() > 0 && enterLock.tryLock()) {
+    private void wakeup() {
+        if (waiting && !woken.get() && woken.compareAndSet(false, true)) {
             try {
-                int n = unsubmitted.getAndSet(0);
-                while (n > 0) {
-                    int r = submit0(ring, n);
-                    if (r > 0) {
-                        n -= r;
-                    } else if (r == 0 || r == -EINTR || r == -EAGAIN || r == -EBUSY) {
-                        Thread.yield();
-                    } else {
-                        throw new InternalError("io_uring_enter failed: errno " + -r);
-                    }
-                }
-            } finally {
-                enterLock.unlock();
+                wakeup.set();
+            } catch (IOException e) {
+                throw new InternalError(e);
             }
         }
     }
@@ -251,40 +280,100 @@ final class IoUring {
         return op.result;
     }
 
-    // The completion thread's loop
-    private void complete() {
-        long[] userData = new long[2 * slots];
-        int[] results = new int[2 * slots];
-        Op[] done = new Op[2 * slots];
+    // The ring's thread: submits what is queued, waits for a completion,
+    // and completes what it reaps, in turns
+    private void run() {
+        long[] userData = new long[4 * slots + 2];
+        int[] results = new int[userData.length];
+        Op[] done = new Op[slots];
+        boolean pollWakeup = true;
         for (;;) {
-            int n = reap0(ring, userData, results);
-            if (n <= 0)
-                continue;
+            if (pollWakeup) {
+                lock.lock();
+                try {
+                    prepare0(ring, OP_POLLIN, wakeup.efd(), 0, 0, 0, WAKEUP);
+                    unsubmitted.incrementAndGet();
+                } finally {
+                    lock.unlock();
+                }
+                pollWakeup = false;
+            }
+            waiting = true;
+            int n = unsubmitted.getAndSet(0);
+            boolean wait = true;
+            while (n > 0 || wait) {
+                int r = enter0(ring, n, wait ? 1 : 0);
+                if (r >= 0) {
+                    n -= r;
+                    wait = false;
+                } else if (r == -EINTR || r == -EAGAIN || r == -EBUSY) {
+                    wait = false;
+                    Thread.yield();
+                } else {
+                    throw new InternalError("io_uring_enter failed: errno " + -r);
+                }
+            }
+            waiting = false;
+
+            int count = reap0(ring, userData, results);
             int m = 0;
             lock.lock();
             try {
-                for (int i = 0; i < n; i++) {
-                    if (userData[i] == CANCEL) {
+                for (int i = 0; i < count; i++) {
+                    long ud = userData[i];
+                    if (ud == CANCEL) {
                         cancels--;
-                        continue;
+                    } else if (ud == WAKEUP) {
+                        pollWakeup = true;
+                    } else {
+                        int slot = (int) (ud & ((1 << SLOT_BITS) - 1));
+                        Op op = ops[slot];
+                        ops[slot] = null;
+                        free[freeCount++] = slot;
+                        op.result = results[i];
+                        done[m++] = op;
                     }
-                    int slot = (int) (userData[i] & ((1 << SLOT_BITS) - 1));
-                    Op op = ops[slot];
-                    ops[slot] = null;
-                    free[freeCount++] = slot;
-                    op.result = results[i];
-                    done[m++] = op;
                 }
-                slotFreed.signalAll();
+                if (m > 0)
+                    slotFreed.signalAll();
             } finally {
                 lock.unlock();
+            }
+            if (pollWakeup) {
+                try {
+                    wakeup.reset();
+                } catch (IOException e) {
+                    throw new InternalError(e);
+                }
+                woken.set(false);
             }
             for (int i = 0; i < m; i++) {
                 Op op = done[i];
                 done[i] = null;
                 op.done = true;
-                LockSupport.unpark(op.waiter);
+                if (op.completion == null) {
+                    LockSupport.unpark(op.waiter);
+                } else {
+                    complete(op);
+                }
             }
+        }
+    }
+
+    private static void complete(Op op) {
+        int n = 0;
+        IOException exc = null;
+        try {
+            n = status(op.result, op.write);
+        } catch (IOException e) {
+            exc = e;
+        }
+        try {
+            op.completion.completed(n, exc);
+        } catch (Throwable e) {
+            // the completion's own failure must not stop the ring
+            Thread t = Thread.currentThread();
+            t.getUncaughtExceptionHandler().uncaughtException(t, e);
         }
     }
 
@@ -297,7 +386,7 @@ final class IoUring {
     private static native void prepare0(long ring, int opcode, int fd, long address,
                                         int len, long position, long userData);
 
-    private static native int submit0(long ring, int toSubmit);
+    private static native int enter0(long ring, int toSubmit, int minComplete);
 
     private static native int reap0(long ring, long[] userData, int[] results);
 

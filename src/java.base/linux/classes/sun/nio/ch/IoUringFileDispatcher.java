@@ -29,11 +29,12 @@ import java.io.FileDescriptor;
 import java.io.IOException;
 
 /**
- * A dispatcher whose positional reads and writes, called from a virtual
- * thread, go through the VM's {@link IoUring}: the thread parks until the
- * I/O completes, and its carrier runs other virtual threads meanwhile.
- * Platform threads, and every thread where io_uring cannot be used, call
- * pread and pwrite as any file does.
+ * A dispatcher that queues positional reads and writes to the VM's {@link
+ * IoUring}: a virtual thread that reads or writes parks until the I/O
+ * completes, and its carrier runs other virtual threads meanwhile, and
+ * {@link #start} starts one for an AsynchronousFileChannel.  Platform
+ * threads, and every thread where io_uring cannot be used, call pread and
+ * pwrite as for any file.
  */
 class IoUringFileDispatcher extends FileDispatcherImpl {
     private static final IoUringFileDispatcher INSTANCE = new IoUringFileDispatcher();
@@ -49,8 +50,18 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
     }
 
     @Override
-    boolean parksVirtualThreads() {
+    boolean isQueued() {
         return IoUring.get() != null;
+    }
+
+    @Override
+    boolean start(FileDescriptor fd, boolean write, long address, int len,
+                  long position, Completion completion) {
+        IoUring ring = IoUring.get();
+        if (ring == null)
+            return false;
+        ring.start(fd, write, address, len, position, completion);
+        return true;
     }
 
     @Override

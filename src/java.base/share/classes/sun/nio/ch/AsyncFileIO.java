@@ -1,0 +1,241 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+package sun.nio.ch;
+
+import java.io.FileDescriptor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.CompletionHandler;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import sun.nio.ch.FileDispatcher.Completion;
+
+/**
+ * The reads and writes of a DIRECT {@link AsynchronousFileChannel} whose
+ * dispatcher queues them to the operating system ({@link
+ * FileDispatcher#start}), so that any number can be outstanding without
+ * holding a pool thread each.  The caller checks the operation and starts
+ * it; the dispatcher's completion thread finishes it, and hands the
+ * completion handler to the channel's pool, as the spec requires.
+ *
+ * <p> The channel's close waits, in {@link #awaitIdle}, until every
+ * operation started has finished, so its buffers and its file descriptor
+ * outlive the I/O.  An operation that fails because the channel was closed
+ * fails with {@link AsynchronousCloseException}; one that completed is
+ * reported as completed.
+ */
+final class AsyncFileIO {
+    private final AsynchronousFileChannelImpl channel;
+    private final FileDescriptor fd;
+    private final DirectIOAlignment alignment;
+    private final FileDispatcher nd;
+    private final ExecutorService executor;
+
+    // Operations started and not yet finished; guarded by this
+    private int outstanding;
+
+    AsyncFileIO(AsynchronousFileChannelImpl channel, FileDescriptor fd,
+                DirectIOAlignment alignment, FileDispatcher nd, ExecutorService executor) {
+        this.channel = channel;
+        this.fd = fd;
+        this.alignment = alignment;
+        this.nd = nd;
+        this.executor = executor;
+    }
+
+    /**
+     * Starts a read or write, as AsynchronousFileChannel.read and write
+     * specify, once the caller has checked the arguments.
+     */
+    <A> Future<Integer> start(boolean write, ByteBuffer buf, long position, A attachment,
+                              CompletionHandler<Integer,? super A> handler) {
+        PendingFuture<Integer,A> result = (handler == null) ? new PendingFuture<>(channel) : null;
+        Operation<A> op = new Operation<>(write, buf, attachment, handler, result);
+        try {
+            op.start(position);
+        } catch (IOException | RuntimeException e) {
+            op.finish(0, e);
+        }
+        return result;
+    }
+
+    /** Waits until every operation started has finished. */
+    synchronized void awaitIdle() {
+        boolean interrupted = false;
+        while (outstanding > 0) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+            Thread.currentThread().interrupt();
+    }
+
+    private synchronized boolean begin() {
+        if (!channel.isOpen())
+            return false;
+        outstanding++;
+        return true;
+    }
+
+    private synchronized void end() {
+        if (--outstanding == 0)
+            notifyAll();
+    }
+
+    /** One read or write, from its start to its completion. */
+    private final class Operation<A> implements Completion {
+        private final boolean write;
+        private final ByteBuffer buf;
+        private final A attachment;
+        private final CompletionHandler<Integer,? super A> handler;
+        private final PendingFuture<Integer,A> result;
+        private ByteBuffer bb;      // the native buffer the I/O uses
+        private int pos;            // its position at the start
+        private boolean begun;      // counted as outstanding, bb's scope held
+
+        Operation(boolean write, ByteBuffer buf, A attachment,
+                  CompletionHandler<Integer,? super A> handler, PendingFuture<Integer,A> result) {
+            this.write = write;
+            this.buf = buf;
+            this.attachment = attachment;
+            this.handler = handler;
+            this.result = result;
+        }
+
+        void start(long position) throws IOException {
+            // the checks, in IOUtil's order
+            if (write) {
+                alignment.checkWritePosition(position);
+            } else {
+                alignment.checkReadPosition(position);
+            }
+            int rem = buf.remaining();
+            if (buf instanceof DirectBuffer) {
+                bb = buf;
+                alignment.checkAddress(bb, bb.position());
+                checkLength(rem);
+            } else {
+                // a native buffer in its place, as IOUtil does
+                checkLength(rem);
+                bb = Util.getTemporaryAlignedDirectBuffer(rem, alignment.memory());
+                if (write) {
+                    int p = buf.position();
+                    bb.put(buf);
+                    bb.flip();
+                    buf.position(p);
+                }
+            }
+            pos = bb.position();
+            IOUtil.acquireScope(bb, true);
+            if (!begin()) {
+                IOUtil.releaseScope(bb);
+                throw new AsynchronousCloseException();
+            }
+            begun = true;
+            long address = IOUtil.bufferAddress(bb) + pos;
+            if (!nd.start(fd, write, address, rem, position, this)) {
+                // the dispatcher queues no I/O after all: do it here
+                int n = 0;
+                IOException exc = null;
+                try {
+                    do {
+                        n = write ? nd.pwrite(fd, address, rem, position)
+                                  : nd.pread(fd, address, rem, position);
+                    } while (n == IOStatus.INTERRUPTED && channel.isOpen());
+                } catch (IOException e) {
+                    exc = e;
+                }
+                completed(n, exc);
+            }
+        }
+
+        private void checkLength(int len) throws IOException {
+            if (write) {
+                alignment.checkWriteLength(len);
+            } else {
+                alignment.checkReadLength(len);
+            }
+        }
+
+        // Called by the dispatcher's completion thread.  The I/O is over,
+        // so the channel may close now, before the handler runs: a handler
+        // that closes the channel must not wait for its own pool.
+        @Override
+        public void completed(int n, IOException exc) {
+            end();
+            if (handler == null) {
+                finish(n, exc);
+            } else {
+                try {
+                    executor.execute(() -> finish(n, exc));
+                } catch (RejectedExecutionException x) {
+                    // the pool is shut down: the handler runs on a thread of
+                    // its own, as the completion thread must not block
+                    Thread.ofVirtual().start(() -> finish(n, exc));
+                }
+            }
+        }
+
+        void finish(int n, Throwable exc) {
+            if (begun) {
+                IOUtil.releaseScope(bb);
+                if (exc == null && n == IOStatus.INTERRUPTED) {
+                    exc = new AsynchronousCloseException();
+                } else if (exc == null && n > 0) {
+                    if (bb == buf) {
+                        buf.position(pos + n);
+                    } else if (write) {
+                        buf.position(buf.position() + n);
+                    } else {
+                        bb.limit(pos + n);
+                        buf.put(bb);
+                    }
+                }
+            }
+            if (bb != null && bb != buf)
+                Util.releaseTemporaryDirectBuffer(bb);
+            if (exc != null) {
+                n = 0;
+                if (!channel.isOpen() && !(exc instanceof AsynchronousCloseException)
+                        && !(exc instanceof RuntimeException))
+                    exc = new AsynchronousCloseException();
+            } else {
+                n = IOStatus.normalize(n);
+            }
+            if (handler == null) {
+                result.setResult(n, exc);
+            } else {
+                Invoker.invokeUnchecked(handler, attachment, n, exc);
+            }
+        }
+    }
+}
