@@ -27,17 +27,28 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicInteger;
+import jdk.internal.misc.Blocker;
 
 /**
  * A dispatcher that queues positional reads and writes to the VM's {@link
- * IoUring}: a virtual thread that reads or writes parks until the I/O
- * completes, and its carrier runs other virtual threads meanwhile, and
- * {@link #start} starts one for an AsynchronousFileChannel.  Platform
- * threads, and every thread where io_uring cannot be used, call pread and
- * pwrite as for any file.
+ * IoUring}: a virtual thread that reads or writes while other virtual
+ * threads do parks until its I/O completes, and its carrier runs other
+ * virtual threads meanwhile, and {@link #start} starts one for an
+ * AsynchronousFileChannel.  Platform threads, and every thread where
+ * io_uring cannot be used, call pread and pwrite as for any file.
+ *
+ * <p> A virtual thread that is the only one doing I/O here calls pread or
+ * pwrite too, with its carrier compensated, as FileChannel does without
+ * this dispatcher: the ring costs two hand-overs between threads per I/O
+ * (to the ring's thread and back), which only pay off while other I/O is
+ * in flight, so that its thread is busy anyway and submits in batches.
  */
 class IoUringFileDispatcher extends FileDispatcherImpl {
     private static final IoUringFileDispatcher INSTANCE = new IoUringFileDispatcher();
+
+    // Positional reads and writes by virtual threads in progress
+    private static final AtomicInteger ACTIVE = new AtomicInteger();
 
     private IoUringFileDispatcher() { }
 
@@ -66,17 +77,41 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
 
     @Override
     int pread(FileDescriptor fd, long address, int len, long position) throws IOException {
-        IoUring ring;
-        if (Thread.currentThread().isVirtual() && (ring = IoUring.get()) != null)
-            return ring.pread(fd, address, len, position);
-        return super.pread(fd, address, len, position);
+        if (!Thread.currentThread().isVirtual())
+            return super.pread(fd, address, len, position);
+        IoUring ring = IoUring.get();
+        int others = ACTIVE.getAndIncrement();
+        try {
+            if (ring != null && others > 0)
+                return ring.pread(fd, address, len, position);
+            boolean attempted = Blocker.begin();
+            try {
+                return super.pread(fd, address, len, position);
+            } finally {
+                Blocker.end(attempted);
+            }
+        } finally {
+            ACTIVE.decrementAndGet();
+        }
     }
 
     @Override
     int pwrite(FileDescriptor fd, long address, int len, long position) throws IOException {
-        IoUring ring;
-        if (Thread.currentThread().isVirtual() && (ring = IoUring.get()) != null)
-            return ring.pwrite(fd, address, len, position);
-        return super.pwrite(fd, address, len, position);
+        if (!Thread.currentThread().isVirtual())
+            return super.pwrite(fd, address, len, position);
+        IoUring ring = IoUring.get();
+        int others = ACTIVE.getAndIncrement();
+        try {
+            if (ring != null && others > 0)
+                return ring.pwrite(fd, address, len, position);
+            boolean attempted = Blocker.begin();
+            try {
+                return super.pwrite(fd, address, len, position);
+            } finally {
+                Blocker.end(attempted);
+            }
+        } finally {
+            ACTIVE.decrementAndGet();
+        }
     }
 }

@@ -99,11 +99,12 @@ final class AsyncFileIO {
             Thread.currentThread().interrupt();
     }
 
-    private synchronized boolean begin() {
+    // Counts an operation as outstanding; returns how many others are,
+    // or -1 if the channel is closed
+    private synchronized int begin() {
         if (!channel.isOpen())
-            return false;
-        outstanding++;
-        return true;
+            return -1;
+        return outstanding++;
     }
 
     private synchronized void end() {
@@ -156,14 +157,20 @@ final class AsyncFileIO {
             }
             pos = bb.position();
             IOUtil.acquireScope(bb, true);
-            if (!begin()) {
+            int others = begin();
+            if (others < 0) {
                 IOUtil.releaseScope(bb);
                 throw new AsynchronousCloseException();
             }
             begun = true;
             long address = IOUtil.bufferAddress(bb) + pos;
-            if (!nd.start(fd, write, address, rem, position, this)) {
-                // the dispatcher queues no I/O after all: do it here
+            // Alone, the operation runs on a pool thread, as without the
+            // queue: one hand-over between threads, where the queue costs
+            // two, to its thread and then to the pool.  The queue pays off
+            // once operations overlap.
+            if (others > 0 && nd.start(fd, write, address, rem, position, this))
+                return;
+            Runnable task = () -> {
                 int n = 0;
                 IOException exc = null;
                 try {
@@ -174,7 +181,14 @@ final class AsyncFileIO {
                 } catch (IOException e) {
                     exc = e;
                 }
-                completed(n, exc);
+                end();
+                finish(n, exc);
+            };
+            try {
+                executor.execute(task);
+            } catch (RejectedExecutionException e) {
+                if (!nd.start(fd, write, address, rem, position, this))
+                    task.run();
             }
         }
 
