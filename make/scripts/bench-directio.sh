@@ -41,6 +41,11 @@
 #   BENCH_DIR             where the file goes (default build/bench-directio/data);
 #                         must not be tmpfs: its "direct" reads come from memory,
 #                         and it has no RWF_DONTCACHE
+#   BENCH_QD_ONLY=1       run only the queue-depth table (bench-directio-qd.sh)
+#   BENCH_QD_SKIP=1       leave the queue-depth table out
+#
+# After its table it runs bench-directio-qd.sh, the queue-depth table (see its
+# header for its own settings, BENCH_QD_*).
 #
 # The benchmark jar is built here with javac and JMH's annotation processor
 # (JMH from configure's cache), not by upstream's microbenchmark build.
@@ -50,6 +55,9 @@ conf=${1:?usage: bench-directio.sh CONF_DIR JMH_DIR}
 jmh=${2:?usage: bench-directio.sh CONF_DIR JMH_DIR}
 conf=$(cd "$conf" && pwd) || die "no $1"
 jmh=$(cd "$jmh" && pwd) || die "no $2"
+if [ "${BENCH_QD_ONLY:-}" = 1 ]; then
+    exec "$(dirname "$0")/bench-directio-qd.sh" "$conf" "$jmh"
+fi
 fork_jdk=$conf/images/jdk
 base_jdk=${BENCH_BASELINE_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
 out=$RDIO_BUILD/bench-directio
@@ -252,3 +260,7 @@ jmh_settings=${BENCH_OPTS:-"-wi 2 -w 2s -i 5 -r 2s -f 1 (the class's defaults)"}
     done
 } | tee "$out/results.md"
 note "table in $out/results.md, JMH output in $log"
+
+if [ "${BENCH_QD_SKIP:-}" != 1 ]; then
+    "$(dirname "$0")/bench-directio-qd.sh" "$conf" "$jmh"
+fi

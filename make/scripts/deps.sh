@@ -49,8 +49,9 @@ packages="$packages qemu-system-x86 busybox-static kmod iproute2 rdma-core ibver
     ibverbs-utils rdmacm-utils"
 # The direct I/O tests measure page-cache residency with fincore.
 packages="$packages util-linux-extra"
-# make bench-directio runs fio as the native baseline.
-packages="$packages fio"
+# make bench-directio runs fio as the native baseline, and reads its JSON
+# output for the queue-depth table with jq.
+packages="$packages fio jq"
 # The direct I/O file system matrix (make test-directio-fs, part of make
 # test-rdio) makes XFS and btrfs file systems on loop devices; mkfs.ext4
 # comes with e2fsprogs, which every Debian system has.

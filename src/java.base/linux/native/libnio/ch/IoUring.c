@@ -86,10 +86,11 @@ static void unmap(ring_t *r) {
 /* Whether the kernel knows IORING_OP_READ and IORING_OP_WRITE (Linux 5.6). */
 static int supports_read_write(int fd) {
     size_t len = sizeof(struct io_uring_probe) + 256 * sizeof(struct io_uring_probe_op);
-    struct io_uring_probe *p = calloc(1, len);
+    struct io_uring_probe *p = malloc(len);
     int ok = 0;
     if (p == NULL)
         return 0;
+    memset(p, 0, len);
     if (syscall(SYS_io_uring_register, fd, IORING_REGISTER_PROBE, p, 256) == 0) {
         ok = p->last_op >= IORING_OP_WRITE
             && (p->ops[IORING_OP_READ].flags & IO_URING_OP_SUPPORTED)
@@ -118,11 +119,12 @@ Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint entries)
 {
 #ifdef SYS_io_uring_setup
     struct io_uring_params p;
-    ring_t *r = calloc(1, sizeof(ring_t));
+    ring_t *r = malloc(sizeof(ring_t));     /* not calloc: libnio links to malloc only */
     if (r == NULL) {
         JNU_ThrowOutOfMemoryError(env, NULL);
         return 0;
     }
+    memset(r, 0, sizeof(ring_t));
     memset(&p, 0, sizeof(p));
     p.flags = IORING_SETUP_CLAMP | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
     r->fd = (int)syscall(SYS_io_uring_setup, (unsigned)entries, &p);
