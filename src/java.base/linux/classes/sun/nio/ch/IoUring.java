@@ -85,6 +85,15 @@ final class IoUring {
     // is twice as large
     private static final int ENTRIES = 512;
 
+    /**
+     * How many other I/Os must be in flight (of virtual threads, or of one
+     * AsynchronousFileChannel) before one goes to the ring rather than to
+     * pread or pwrite on a thread of its own.  Measured with 4 KiB random
+     * DIRECT reads on a RAM-backed loop device (doc/benchmarks-directio.md):
+     * the ring lost at 4 in flight, tied at 16 and won at 64.
+     */
+    static final int MIN_OVERLAP = 16;
+
     private static final boolean ENABLED =
         !"false".equalsIgnoreCase(System.getProperty("jdk.nio.useIoUring"));
 

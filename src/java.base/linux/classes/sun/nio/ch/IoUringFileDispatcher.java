@@ -32,17 +32,19 @@ import jdk.internal.misc.Blocker;
 
 /**
  * A dispatcher that queues positional reads and writes to the VM's {@link
- * IoUring}: a virtual thread that reads or writes while other virtual
- * threads do parks until its I/O completes, and its carrier runs other
- * virtual threads meanwhile, and {@link #start} starts one for an
- * AsynchronousFileChannel.  Platform threads, and every thread where
- * io_uring cannot be used, call pread and pwrite as for any file.
+ * IoUring}: a virtual thread that reads or writes while many others do
+ * parks until its I/O completes, and its carrier runs other virtual threads
+ * meanwhile, and {@link #start} starts one for an AsynchronousFileChannel.
+ * Platform threads, and every thread where io_uring cannot be used, call
+ * pread and pwrite as for any file.
  *
- * <p> A virtual thread that is the only one doing I/O here calls pread or
- * pwrite too, with its carrier compensated, as FileChannel does without
- * this dispatcher: the ring costs two hand-overs between threads per I/O
- * (to the ring's thread and back), which only pay off while other I/O is
- * in flight, so that its thread is busy anyway and submits in batches.
+ * <p> A virtual thread with fewer than {@link IoUring#MIN_OVERLAP} others
+ * in their I/O here calls pread or pwrite too, with its carrier
+ * compensated, as FileChannel does without this dispatcher: the ring costs
+ * two hand-overs between threads per I/O (to the ring's thread and back),
+ * which pay off only when enough I/O is in flight that the ring's thread
+ * submits in batches and the scheduler would otherwise add a carrier per
+ * I/O.
  */
 class IoUringFileDispatcher extends FileDispatcherImpl {
     private static final IoUringFileDispatcher INSTANCE = new IoUringFileDispatcher();
@@ -67,9 +69,9 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
 
     @Override
     boolean start(FileDescriptor fd, boolean write, long address, int len,
-                  long position, Completion completion) {
+                  long position, int others, Completion completion) {
         IoUring ring = IoUring.get();
-        if (ring == null)
+        if (ring == null || others < IoUring.MIN_OVERLAP)
             return false;
         ring.start(fd, write, address, len, position, completion);
         return true;
@@ -82,7 +84,7 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
         IoUring ring = IoUring.get();
         int others = ACTIVE.getAndIncrement();
         try {
-            if (ring != null && others > 0)
+            if (ring != null && others >= IoUring.MIN_OVERLAP)
                 return ring.pread(fd, address, len, position);
             boolean attempted = Blocker.begin();
             try {
@@ -102,7 +104,7 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
         IoUring ring = IoUring.get();
         int others = ACTIVE.getAndIncrement();
         try {
-            if (ring != null && others > 0)
+            if (ring != null && others >= IoUring.MIN_OVERLAP)
                 return ring.pwrite(fd, address, len, position);
             boolean attempted = Blocker.begin();
             try {

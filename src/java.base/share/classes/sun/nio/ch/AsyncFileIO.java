@@ -164,11 +164,11 @@ final class AsyncFileIO {
             }
             begun = true;
             long address = IOUtil.bufferAddress(bb) + pos;
-            // Alone, the operation runs on a pool thread, as without the
-            // queue: one hand-over between threads, where the queue costs
-            // two, to its thread and then to the pool.  The queue pays off
-            // once operations overlap.
-            if (others > 0 && nd.start(fd, write, address, rem, position, this))
+            // With few others outstanding, the operation runs on a pool
+            // thread, as without the queue: one hand-over between threads,
+            // where the queue costs two, to its thread and then to the
+            // pool.  The queue pays off once many operations overlap.
+            if (nd.start(fd, write, address, rem, position, others, this))
                 return;
             Runnable task = () -> {
                 int n = 0;
@@ -187,7 +187,7 @@ final class AsyncFileIO {
             try {
                 executor.execute(task);
             } catch (RejectedExecutionException e) {
-                if (!nd.start(fd, write, address, rem, position, this))
+                if (!nd.start(fd, write, address, rem, position, Integer.MAX_VALUE, this))
                     task.run();
             }
         }
