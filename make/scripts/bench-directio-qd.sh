@@ -66,6 +66,8 @@
 #   BENCH_QD_FILE_MIB       size of the disk's file in MiB (default 1024)
 #   BENCH_QD_RAM_FILE_MIB   size of the RAM device's file in MiB (default 1024)
 #   BENCH_QD_RAM            auto (brd if possible, else loop over tmpfs) or loop
+#   BENCH_QD_IO_URING       -Djdk.nio.useIoUring for the fork's rows (default true: the
+#                           engine is off by default, and these rows measure it)
 #   BENCH_BASELINE_JDK      the upstream JDK 25 (default
 #                           /usr/lib/jvm/temurin-25-jdk-amd64)
 #   BENCH_DIR               where the disk's file goes (default
@@ -80,6 +82,7 @@ jmh=${2:?usage: bench-directio-qd.sh CONF_DIR JMH_DIR}
 conf=$(cd "$conf" && pwd) || die "no $1"
 jmh=$(cd "$jmh" && pwd) || die "no $2"
 fork_jdk=$conf/images/jdk
+fork_io_uring=${BENCH_QD_IO_URING:-true}
 base_jdk=${BENCH_BASELINE_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
 out=$RDIO_BUILD/bench-directio
 work=$out/qd
@@ -311,11 +314,14 @@ run_fio() {   # DEVICE OP QD ROW REP
 
 run_java() {   # DEVICE OP QD ROW REP
     local dev=$1 op=$2 qd=$3 row=$4 rep=$5 home path csv=$work/jmh.csv side=$work/side.txt res
+    local props=()
     home=$fork_jdk; [ "${row%%_*}" = rdio ] || home=$base_jdk
+    # the fork's engine is off by default; its rows measure it on
+    [ "$home" != "$fork_jdk" ] || props=(-Djdk.nio.useIoUring="$fork_io_uring")
     path=${row#*_}
     rm -f "$csv" "$side"
-    echo "=== $dev $op QD$qd $row rep $rep: $home" >> "$log"
-    if "$home/bin/java" -Drdio.bench.file="${dev_file[$dev]}" -Drdio.bench.qd.out="$side" \
+    echo "=== $dev $op QD$qd $row rep $rep: $home ${props[*]}" >> "$log"
+    if "$home/bin/java" "${props[@]}" -Drdio.bench.file="${dev_file[$dev]}" -Drdio.bench.qd.out="$side" \
            -jar "$jar" "$class" -p qd="$qd" -p path="$path" -p op="$op" \
            -f 0 -foe true -wi 1 -w "${warmup_ms}ms" -i 1 -r "${measure_ms}ms" \
            -rf csv -rff "$csv" >> "$log" 2>&1; then
@@ -479,7 +485,7 @@ commit=$(git -C "$RDIO_TOP" rev-parse --short HEAD 2>/dev/null || echo '?')
     [ -z "$ram_note" ] || echo "  - $ram_note"
     echo "- every row reads or writes that device's one file: 4 KiB at uniformly random 4 KiB-aligned offsets, O_DIRECT;" \
          "writes overwrite it with random data (fio: its random buffers; Java: random bytes with a unique sequence number per write)"
-    echo "- rdio: $(jdk_line "$fork_jdk") (work tree $commit); JDK 25: $(jdk_line "$base_jdk")"
+    echo "- rdio: $(jdk_line "$fork_jdk") (work tree $commit), run with -Djdk.nio.useIoUring=$fork_io_uring; JDK 25: $(jdk_line "$base_jdk")"
     echo "- Java: $class (JMH $(basename "$(echo "$jmh"/jmh-core-*.jar)" .jar | sed 's/jmh-core-//'))," \
          "one JVM per row and repetition (-f 0), $warmup s warm-up, $seconds s measured; IOPS = JMH's score;" \
          "latency = nanoTime from the call that starts an I/O to its completion, p50/p99 of a 64-buckets-per-octave histogram;" \

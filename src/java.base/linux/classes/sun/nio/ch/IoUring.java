@@ -27,6 +27,7 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -35,11 +36,13 @@ import java.util.concurrent.locks.ReentrantLock;
 import jdk.internal.misc.InnocuousThread;
 
 /**
- * An io_uring instance that does positional file reads and writes for
- * virtual threads: the thread queues its I/O and parks, leaving its
- * carrier free, and the ring's thread submits it and unparks the virtual
- * thread when it completes.  One ring serves the whole VM; it is set up on
- * first use.
+ * An io_uring instance that does positional file reads and writes: a
+ * virtual thread queues its I/O and parks, leaving its carrier free, and
+ * the ring's thread submits it and unparks the virtual thread when it
+ * completes; an AsynchronousFileChannel's I/O is started the same way and
+ * the ring's thread calls its completion.  One ring serves the whole VM;
+ * it is set up on first use.  Callers decide when I/O is worth queueing
+ * ({@link #MIN_OVERLAP}).
  *
  * <p> Only the ring's thread enters the kernel, as fio does: the kernel
  * finishes each I/O in the thread that submitted it, so that thread
@@ -52,8 +55,8 @@ import jdk.internal.misc.InnocuousThread;
  * <p> Where io_uring is missing (before Linux 5.6 it lacks the operations
  * used here), disabled ({@code kernel.io_uring_disabled}) or denied by a
  * seccomp filter, {@link #get()} returns null and callers use pread and
- * pwrite.  The system property {@code jdk.nio.useIoUring=false} does the
- * same on purpose.
+ * pwrite.  So it does unless the system property {@code
+ * jdk.nio.useIoUring} is {@code true}: the engine is off by default.
  *
  * <p> A thread interrupted while it waits asks the kernel to cancel its
  * I/O, but still waits for the completion, as the kernel may be using its
@@ -94,8 +97,10 @@ final class IoUring {
      */
     static final int MIN_OVERLAP = 16;
 
+    // Off by default: on the disk of the machines it was measured on, the
+    // ring lost to JDK 25's paths at 64 in flight (doc/benchmarks-directio.md)
     private static final boolean ENABLED =
-        !"false".equalsIgnoreCase(System.getProperty("jdk.nio.useIoUring"));
+        "true".equalsIgnoreCase(System.getProperty("jdk.nio.useIoUring"));
 
     private static class Holder {
         static final IoUring RING = create();
@@ -158,7 +163,7 @@ final class IoUring {
     private static IoUring create() {
         if (!ENABLED)
             return null;
-        var result = new java.util.concurrent.CompletableFuture<IoUring>();
+        var result = new CompletableFuture<IoUring>();
         Thread t = InnocuousThread.newSystemThread("IoUring", () -> {
             IoUring r;
             try {
@@ -184,7 +189,7 @@ final class IoUring {
         return ENABLED ? Holder.RING : null;
     }
 
-    /** Whether {@code jdk.nio.useIoUring} leaves the engine on. */
+    /** Whether {@code jdk.nio.useIoUring=true} turns the engine on. */
     static boolean isEnabled() {
         return ENABLED;
     }
@@ -207,11 +212,23 @@ final class IoUring {
 
     /**
      * Starts a read or write and returns; the ring's thread calls the
-     * completion with what pread or pwrite would return or throw.
+     * completion with what pread or pwrite would return or throw.  Returns
+     * false, having started nothing, if every slot is in use, rather than
+     * make the caller wait.
      */
-    void start(FileDescriptor fd, boolean write, long address, int len, long position,
-               FileDispatcher.Completion completion) {
-        submit(new Op(null, write, completion), IOUtil.fdVal(fd), address, len, position);
+    boolean start(FileDescriptor fd, boolean write, long address, int len, long position,
+                  FileDispatcher.Completion completion) {
+        Op op = new Op(null, write, completion);
+        lock.lock();
+        try {
+            if (freeCount == 0)
+                return false;
+            queue(op, IOUtil.fdVal(fd), address, len, position);
+        } finally {
+            lock.unlock();
+        }
+        wakeup();
+        return true;
     }
 
     private static int status(int res, boolean write) throws IOException {
@@ -232,16 +249,21 @@ final class IoUring {
         try {
             while (freeCount == 0)
                 slotFreed.awaitUninterruptibly();
-            int slot = free[--freeCount];
-            op.id = (++sequence << SLOT_BITS) | slot;
-            ops[slot] = op;
-            prepare0(ring, op.write ? OP_WRITE : OP_READ, fd, address, len, position, op.id);
-            unsubmitted.incrementAndGet();
+            queue(op, fd, address, len, position);
         } finally {
             lock.unlock();
         }
         wakeup();
         return op;
+    }
+
+    // Takes a slot and fills a submission queue entry; lock held
+    private void queue(Op op, int fd, long address, int len, long position) {
+        int slot = free[--freeCount];
+        op.id = (++sequence << SLOT_BITS) | slot;
+        ops[slot] = op;
+        prepare0(ring, op.write ? OP_WRITE : OP_READ, fd, address, len, position, op.id);
+        unsubmitted.incrementAndGet();
     }
 
     private void cancel(Op op) {

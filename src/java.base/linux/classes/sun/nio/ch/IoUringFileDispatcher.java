@@ -55,8 +55,8 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
     private IoUringFileDispatcher() { }
 
     /**
-     * Returns the dispatcher, or null where {@code jdk.nio.useIoUring=false}
-     * turns io_uring off.
+     * Returns the dispatcher, or null unless {@code jdk.nio.useIoUring=true}
+     * turns io_uring on.
      */
     static FileDispatcher get() {
         return IoUring.isEnabled() ? INSTANCE : null;
@@ -71,10 +71,8 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
     boolean start(FileDescriptor fd, boolean write, long address, int len,
                   long position, int others, Completion completion) {
         IoUring ring = IoUring.get();
-        if (ring == null || others < IoUring.MIN_OVERLAP)
-            return false;
-        ring.start(fd, write, address, len, position, completion);
-        return true;
+        return ring != null && others >= IoUring.MIN_OVERLAP
+                && ring.start(fd, write, address, len, position, completion);
     }
 
     @Override

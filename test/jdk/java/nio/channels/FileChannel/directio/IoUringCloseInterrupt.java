@@ -22,7 +22,7 @@
  */
 
 /*
- * @test id=default
+ * @test id=on
  * @summary io_uring engine on (where the kernel allows it): close and
  *          interrupt racing with outstanding DIRECT I/O.  An
  *          AsynchronousFileChannel closed with 256 operations outstanding
@@ -39,12 +39,12 @@
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks
- * @run main/othervm --enable-native-access=ALL-UNNAMED IoUringCloseInterrupt
+ * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true IoUringCloseInterrupt
  */
 
 /*
  * @test id=off
- * @summary The same races with -Djdk.nio.useIoUring=false (today's paths).
+ * @summary The same races with -Djdk.nio.useIoUring=false, the default (today's paths).
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib

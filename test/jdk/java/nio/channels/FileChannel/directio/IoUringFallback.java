@@ -23,7 +23,8 @@
 
 /*
  * @test
- * @summary Where a seccomp filter denies io_uring_setup, with EPERM (as
+ * @summary With the engine turned on (-Djdk.nio.useIoUring=true), where a
+ *          seccomp filter denies io_uring_setup, with EPERM (as
  *          kernel.io_uring_disabled and container runtimes do) or ENOSYS (as
  *          a kernel without io_uring does), the JDK falls back to pread,
  *          pwrite and pool threads without a word: AsynchronousFileChannel
@@ -114,7 +115,8 @@ public class IoUringFallback {
 
     static void runChild(String mode) throws Throwable {
         ProcessBuilder pb = ProcessTools.createTestJavaProcessBuilder(
-                "--enable-native-access=ALL-UNNAMED", "IoUringFallback", "child", mode);
+                "--enable-native-access=ALL-UNNAMED", "-Djdk.nio.useIoUring=true",
+                "IoUringFallback", "child", mode);
         Path log = Path.of("child-" + mode + ".log");
         pb.redirectErrorStream(true).redirectOutput(log.toFile());
         long start = System.nanoTime();

@@ -22,8 +22,9 @@
  */
 
 /*
- * @test id=default
- * @summary io_uring stress, engine on where the kernel allows it: 64
+ * @test id=on
+ * @summary io_uring stress, engine turned on (-Djdk.nio.useIoUring=true)
+ *          where the kernel allows it: 64
  *          virtual threads doing DIRECT positional reads and writes on one
  *          FileChannel, and an AsynchronousFileChannel (DIRECT) with 256
  *          operations outstanding, for a few seconds; every block read back
@@ -36,12 +37,12 @@
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks
- * @run main/othervm --enable-native-access=ALL-UNNAMED IoUringStress
+ * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true IoUringStress
  */
 
 /*
  * @test id=off
- * @summary The same load with -Djdk.nio.useIoUring=false: today's paths
+ * @summary The same load with -Djdk.nio.useIoUring=false, the default: today's paths
  *          (pread and pwrite, a pool thread per asynchronous operation) move
  *          the same bytes, and the process holds no io_uring instance.
  * @requires os.family == "linux"

@@ -56,7 +56,7 @@ public final class IoUringProbe {
     /** The link target of an io_uring file descriptor in /proc/self/fd. */
     public static final String RING_LINK = "anon_inode:[io_uring]";
 
-    /** The system property that turns the engine off. */
+    /** The system property that turns the engine on (true) or off (false, the default). */
     public static final String PROPERTY = "jdk.nio.useIoUring";
 
     public static final int EPERM = 1;
@@ -142,14 +142,14 @@ public final class IoUringProbe {
         return 0;
     }
 
-    /** Whether -Djdk.nio.useIoUring=false turns the engine off in this VM. */
+    /** Whether the engine is off in this VM: it is unless -Djdk.nio.useIoUring=true. */
     public static boolean turnedOff() {
-        return "false".equalsIgnoreCase(System.getProperty(PROPERTY));
+        return !"true".equalsIgnoreCase(System.getProperty(PROPERTY));
     }
 
     /**
      * What the engine should be doing in this VM, for messages, and
-     * whether it should hold a ring: not turned off, io_uring_setup works
+     * whether it should hold a ring: turned on, io_uring_setup works
      * here, and the kernel is 5.6 or later.  Call it before the ring is
      * set up or after; the probe's own ring is closed before it returns.
      */
