@@ -35,6 +35,18 @@
  * @run main/othervm DirectIOAsync
  */
 
+/*
+ * @test id=io_uring
+ * @summary The same with the io_uring engine on, whose queue checks the
+ *          arguments in the caller: a refused operation still reaches its
+ *          CompletionHandler on a pool thread, not in the caller.
+ * @requires os.family == "linux"
+ * @modules jdk.net jdk.unsupported
+ * @library ../FileChannel/directio/lib /test/lib
+ * @build DirectIODir
+ * @run main/othervm -Djdk.nio.useIoUring=true DirectIOAsync
+ */
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
@@ -123,6 +135,19 @@ public class DirectIOAsync {
                         "write from a misaligned address");
             assertEquals(-1, Arrays.mismatch(now, Files.readAllBytes(file)),
                          "after the refused writes, the first byte of the file that changed");
+
+            // A refused operation's handler runs on a pool thread, as a
+            // failed I/O's does, never in the thread that called read
+            CompletableFuture<Thread> failedIn = new CompletableFuture<>();
+            ch.read(ByteBuffer.allocate(off), off + 1, null, new CompletionHandler<Integer, Void>() {
+                public void completed(Integer n, Void v) {
+                    failedIn.completeExceptionally(new AssertionError("misaligned read completed: " + n));
+                }
+                public void failed(Throwable t, Void v) { failedIn.complete(Thread.currentThread()); }
+            });
+            Thread t = failedIn.get(60, TimeUnit.SECONDS);
+            assertTrue(t != Thread.currentThread(),
+                       "the handler of a refused read runs on a pool thread, not in the caller (" + t + ")");
         }
     }
 }

@@ -80,7 +80,7 @@ final class AsyncFileIO {
         try {
             op.start(position);
         } catch (IOException | RuntimeException e) {
-            op.finish(0, e);
+            op.refused(e);
         }
         return result;
     }
@@ -197,6 +197,25 @@ final class AsyncFileIO {
                 alignment.checkWriteLength(len);
             } else {
                 alignment.checkReadLength(len);
+            }
+        }
+
+        // The operation failed before its I/O started: the failure goes to
+        // the handler on a pool thread, as a failed I/O's would
+        void refused(Throwable exc) {
+            if (begun) {
+                IOUtil.releaseScope(bb);
+                end();
+            }
+            if (bb != null && bb != buf)
+                Util.releaseTemporaryDirectBuffer(bb);
+            if (!channel.isOpen() && exc instanceof IOException
+                    && !(exc instanceof AsynchronousCloseException))
+                exc = new AsynchronousCloseException();
+            if (handler == null) {
+                result.setResult(0, exc);
+            } else {
+                Invoker.invokeIndirectly(handler, attachment, 0, exc, executor);
             }
         }
 
