@@ -166,10 +166,18 @@ final class IoUring {
         var result = new CompletableFuture<IoUring>();
         Thread t = InnocuousThread.newSystemThread("IoUring", () -> {
             IoUring r;
+            EventFD wakeup = null;
             try {
+                // the eventfd first: a ring, once set up, is never closed
+                wakeup = new EventFD();
                 long ring = create0(ENTRIES);
-                r = new IoUring(ring, entries0(ring), new EventFD());
+                r = new IoUring(ring, entries0(ring), wakeup);
             } catch (Throwable e) {
+                if (wakeup != null) {
+                    try {
+                        wakeup.close();
+                    } catch (IOException ignore) { }
+                }
                 result.complete(null);
                 return;
             }

@@ -77,12 +77,15 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
 
     @Override
     int pread(FileDescriptor fd, long address, int len, long position) throws IOException {
-        if (!Thread.currentThread().isVirtual())
+        IoUring ring;
+        if (!Thread.currentThread().isVirtual() || (ring = IoUring.get()) == null) {
+            // a virtual thread's carrier is compensated by the caller then,
+            // as isQueued() is false
             return super.pread(fd, address, len, position);
-        IoUring ring = IoUring.get();
+        }
         int others = ACTIVE.getAndIncrement();
         try {
-            if (ring != null && others >= IoUring.MIN_OVERLAP)
+            if (others >= IoUring.MIN_OVERLAP)
                 return ring.pread(fd, address, len, position);
             boolean attempted = Blocker.begin();
             try {
@@ -97,12 +100,15 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
 
     @Override
     int pwrite(FileDescriptor fd, long address, int len, long position) throws IOException {
-        if (!Thread.currentThread().isVirtual())
+        IoUring ring;
+        if (!Thread.currentThread().isVirtual() || (ring = IoUring.get()) == null) {
+            // a virtual thread's carrier is compensated by the caller then,
+            // as isQueued() is false
             return super.pwrite(fd, address, len, position);
-        IoUring ring = IoUring.get();
+        }
         int others = ACTIVE.getAndIncrement();
         try {
-            if (ring != null && others >= IoUring.MIN_OVERLAP)
+            if (others >= IoUring.MIN_OVERLAP)
                 return ring.pwrite(fd, address, len, position);
             boolean attempted = Blocker.begin();
             try {
