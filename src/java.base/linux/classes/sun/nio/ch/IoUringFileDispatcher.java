@@ -77,42 +77,33 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
 
     @Override
     int pread(FileDescriptor fd, long address, int len, long position) throws IOException {
-        IoUring ring;
-        if (!Thread.currentThread().isVirtual() || (ring = IoUring.get()) == null) {
-            // a virtual thread's carrier is compensated by the caller then,
-            // as isQueued() is false
-            return super.pread(fd, address, len, position);
-        }
-        int others = ACTIVE.getAndIncrement();
-        try {
-            if (others >= IoUring.MIN_OVERLAP)
-                return ring.pread(fd, address, len, position);
-            boolean attempted = Blocker.begin();
-            try {
-                return super.pread(fd, address, len, position);
-            } finally {
-                Blocker.end(attempted);
-            }
-        } finally {
-            ACTIVE.decrementAndGet();
-        }
+        return positional(fd, address, len, position, false);
     }
 
     @Override
     int pwrite(FileDescriptor fd, long address, int len, long position) throws IOException {
+        return positional(fd, address, len, position, true);
+    }
+
+    private int positional(FileDescriptor fd, long address, int len, long position,
+                           boolean write) throws IOException {
         IoUring ring;
         if (!Thread.currentThread().isVirtual() || (ring = IoUring.get()) == null) {
             // a virtual thread's carrier is compensated by the caller then,
             // as isQueued() is false
-            return super.pwrite(fd, address, len, position);
+            return write ? super.pwrite(fd, address, len, position)
+                         : super.pread(fd, address, len, position);
         }
         int others = ACTIVE.getAndIncrement();
         try {
-            if (others >= IoUring.MIN_OVERLAP)
-                return ring.pwrite(fd, address, len, position);
+            if (others >= IoUring.MIN_OVERLAP) {
+                return write ? ring.pwrite(fd, address, len, position)
+                             : ring.pread(fd, address, len, position);
+            }
             boolean attempted = Blocker.begin();
             try {
-                return super.pwrite(fd, address, len, position);
+                return write ? super.pwrite(fd, address, len, position)
+                             : super.pread(fd, address, len, position);
             } finally {
                 Blocker.end(attempted);
             }
