@@ -61,13 +61,21 @@ final class NetSocketOps extends SocketOps {
     }
 
     @Override
-    public void beforeTcpBind(FileDescriptor fd, InetAddress addr, int port) throws IOException {
+    public SocketOps beforeTcpBind(FileDescriptor fd, InetAddress addr, int port,
+                                   boolean registered) throws IOException {
         NetHooks.beforeTcpBind(fd, addr, port);
+        SocketOpsSwitch sw = SocketOpsSwitch.get();
+        SocketOps ops = (sw != null) ? sw.beforeBind(fd, addr, port, registered) : null;
+        return (ops != null) ? ops : this;
     }
 
     @Override
-    public void beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port) throws IOException {
+    public SocketOps beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port,
+                                      boolean registered) throws IOException {
         NetHooks.beforeTcpConnect(fd, addr, port);
+        SocketOpsSwitch sw = SocketOpsSwitch.get();
+        SocketOps ops = (sw != null) ? sw.beforeConnect(fd, addr, port, registered) : null;
+        return (ops != null) ? ops : this;
     }
 
     @Override

@@ -34,6 +34,7 @@ import java.nio.channels.Pipe;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.AbstractSelector;
+import java.nio.channels.spi.SelectorProvider;
 
 /**
  * A SelectorProvider for a socket library other than the kernel's: its
@@ -97,6 +98,27 @@ public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
             @Override
             int implPoll(long pollAddress, int numfds, int timeout) throws IOException {
                 return SocketOpsSelectorProvider.this.poll(pollAddress, numfds, timeout);
+            }
+        };
+    }
+
+    /**
+     * Opens a selector for the platform's default provider that polls
+     * through the {@link SocketOpsSwitch}, so that it sees the sockets the
+     * switch made as well as the kernel's; or returns null if there is no
+     * switch (then the provider opens its own kind of selector).
+     *
+     * @throws java.net.SocketException if the switch cannot be used
+     */
+    static AbstractSelector openSwitchSelector(SelectorProvider provider) throws IOException {
+        SocketOpsSwitch sw = SocketOpsSwitch.get();
+        if (sw == null)
+            return null;
+        sw.check();
+        return new PollSelectorImpl(provider) {
+            @Override
+            int implPoll(long pollAddress, int numfds, int timeout) throws IOException {
+                return sw.poll(pollAddress, numfds, timeout);
             }
         };
     }

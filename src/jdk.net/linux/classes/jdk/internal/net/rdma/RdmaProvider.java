@@ -48,6 +48,11 @@ public final class RdmaProvider extends SocketOpsSelectorProvider {
         static final RdmaProvider PROVIDER = new RdmaProvider(new RdmaSocketOps());
     }
 
+    /** The ops of the provider's channels, which the rules file's switched channels share. */
+    static RdmaSocketOps ops() {
+        return Holder.PROVIDER.ops;
+    }
+
     @Override
     protected int poll(long pollAddress, int numfds, int timeout) throws IOException {
         return ops.poll(pollAddress, numfds, timeout);

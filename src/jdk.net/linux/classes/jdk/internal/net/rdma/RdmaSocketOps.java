@@ -42,6 +42,7 @@ import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.channels.UnsupportedAddressTypeException;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
@@ -123,6 +124,9 @@ final class RdmaSocketOps extends SocketOps {
     // a wait for it returns at once
     private final Set<Long> shutdowns = ConcurrentHashMap.newKeySet();
 
+    // IPv4 rsockets that replaced a platform socket of an INET6 channel
+    private final Set<Integer> inet4 = ConcurrentHashMap.newKeySet();
+
     // SO_LINGER values, emulated (rsockets keeps no linger time)
     private final ConcurrentHashMap<Integer, Integer> lingers = new ConcurrentHashMap<>();
 
@@ -172,10 +176,14 @@ final class RdmaSocketOps extends SocketOps {
     // -- creation, naming, connection
 
     @Override
-    public void beforeTcpBind(FileDescriptor fd, InetAddress addr, int port) { }
+    public SocketOps beforeTcpBind(FileDescriptor fd, InetAddress addr, int port, boolean registered) {
+        return this;
+    }
 
     @Override
-    public void beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port) { }
+    public SocketOps beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port, boolean registered) {
+        return this;
+    }
 
     @Override
     public FileDescriptor socket(ProtocolFamily family, boolean stream) throws IOException {
@@ -191,11 +199,48 @@ final class RdmaSocketOps extends SocketOps {
         return socket(family, true);
     }
 
-    private static byte[] checkAddress(ProtocolFamily family, InetAddress addr) {
+    /**
+     * Replaces the platform socket that {@code fd} holds with a new
+     * rsocket, for the rules file (RdmaRules): the rsocket gets the
+     * options, the platform socket is closed, and {@code fd} takes the
+     * rsocket's number. The caller holds the channel's state lock, so
+     * nothing else uses {@code fd} meanwhile.
+     *
+     * @param ipv6 whether the rsocket is an IPv6 one; an IPv4 one may
+     *        serve an INET6 channel, as a dual-stack kernel socket would
+     */
+    void replace(FileDescriptor fd, boolean ipv6, Map<SocketOption<?>, Object> options)
+        throws IOException
+    {
+        FileDescriptor rfd = IOUtil.newFD(RdmaNet.socket0(ipv6));
+        int n = FDA.get(rfd);
+        try {
+            for (Map.Entry<SocketOption<?>, Object> e : options.entrySet())
+                setSocketOption(rfd, e.getKey(), e.getValue());
+        } catch (IOException | RuntimeException e) {
+            lingers.remove(n);
+            RdmaNet.close0(n);
+            throw e;
+        }
+        SocketOps.platform().close(fd);
+        FDA.set(fd, n);
+        if (!ipv6)
+            inet4.add(n);
+        track(fd);
+    }
+
+    private static void checkFamily(ProtocolFamily family, InetAddress addr) {
         if (family == StandardProtocolFamily.INET && !(addr instanceof Inet4Address))
             throw new UnsupportedAddressTypeException();
         if (family == StandardProtocolFamily.INET6 && !(addr instanceof Inet6Address))
             throw new UnsupportedAddressTypeException();
+    }
+
+    private byte[] checkAddress(int fdVal, ProtocolFamily family, InetAddress addr) {
+        // an IPv4 rsocket that replaced the platform socket of an INET6 channel
+        if (family == StandardProtocolFamily.INET6 && inet4.contains(fdVal))
+            family = StandardProtocolFamily.INET;
+        checkFamily(family, addr);
         return addr.getAddress();
     }
 
@@ -212,7 +257,7 @@ final class RdmaSocketOps extends SocketOps {
         InetAddress addr = isa.getAddress();
         if (addr.isAnyLocalAddress())
             return new InetSocketAddress(family == StandardProtocolFamily.INET6 ? ANY6 : ANY4, isa.getPort());
-        checkAddress(family, addr);
+        checkFamily(family, addr);
         return isa;
     }
 
@@ -220,7 +265,8 @@ final class RdmaSocketOps extends SocketOps {
     public void bind(ProtocolFamily family, FileDescriptor fd, InetAddress addr, int port)
         throws IOException
     {
-        RdmaNet.bind0(IOUtil.fdVal(fd), checkAddress(family, addr), port);
+        int fdVal = IOUtil.fdVal(fd);
+        RdmaNet.bind0(fdVal, checkAddress(fdVal, family, addr), port);
     }
 
     @Override
@@ -280,8 +326,8 @@ final class RdmaSocketOps extends SocketOps {
         throws IOException
     {
         InetSocketAddress isa = (InetSocketAddress) remote;
-        byte[] addr = checkAddress(family, isa.getAddress());
         int fdVal = IOUtil.fdVal(fd);
+        byte[] addr = checkAddress(fdVal, family, isa.getAddress());
         checkServiceRoom(1);
         int n = RdmaNet.connect0(fdVal, addr, isa.getPort());
         serviced.add(fdVal);
@@ -629,6 +675,7 @@ final class RdmaSocketOps extends SocketOps {
             // and let no poller touch the socket once rclose frees it.
             cleanables.remove(fdVal);
             lingers.remove(fdVal);
+            inet4.remove(fdVal);
             shutdowns.remove(key(fdVal, POLLIN));
             shutdowns.remove(key(fdVal, POLLOUT));
             setSpin(fdVal, MAX_SPIN_MICROS);

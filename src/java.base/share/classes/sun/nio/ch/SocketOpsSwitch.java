@@ -1,0 +1,162 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+package sun.nio.ch;
+
+import java.io.FileDescriptor;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.SocketException;
+
+/**
+ * Rules that switch a platform socket to another socket library at bind or
+ * connect, so that a program that opens its sockets the ordinary way
+ * ({@code SocketChannel.open()}, {@code ServerSocketChannel.open()}) uses,
+ * say, RDMA without a change to its code.
+ *
+ * <p> There is a switch when the system property {@value #CONF_PROPERTY}
+ * names a rules file. The rules are module jdk.net's (its RDMA sockets, on
+ * Linux): loading the class {@value #RULES_CLASS} registers them. The
+ * property is read once, when the first socket is bound or connected or
+ * the first selector is opened.
+ *
+ * <p> The platform's {@link SocketOps} asks the switch before every bind,
+ * and before the connect of an unbound socket. A switch that matches
+ * replaces the socket that the channel's file descriptor holds, and
+ * returns the ops the channel is to use from then on. The platform's
+ * default selectors then must see both kinds of socket: they poll through
+ * {@link #poll}.
+ */
+public abstract class SocketOpsSwitch {
+
+    /** The system property that names the rules file. */
+    public static final String CONF_PROPERTY = "jdk.net.rdma.conf";
+
+    /** The class whose initialization registers the rules. */
+    static final String RULES_CLASS = "jdk.internal.net.rdma.RdmaRules";
+
+    private static volatile SocketOpsSwitch registered;
+
+    private static class Holder {
+        static final SocketOpsSwitch SWITCH = load();
+    }
+
+    protected SocketOpsSwitch() { }
+
+    private static SocketOpsSwitch load() {
+        String file = System.getProperty(CONF_PROPERTY);
+        if (file == null)
+            return null;
+        try {
+            Class.forName(RULES_CLASS, true, null);
+        } catch (ClassNotFoundException e) {
+            return new Unusable("-D" + CONF_PROPERTY + "=" + file + " is set, but this JDK has no"
+                    + " RDMA sockets on " + System.getProperty("os.name"));
+        }
+        SocketOpsSwitch sw = registered;
+        if (sw == null)
+            throw new InternalError(RULES_CLASS + " did not register its rules");
+        return sw;
+    }
+
+    /**
+     * Returns the switch, or null if {@value #CONF_PROPERTY} is not set.
+     */
+    public static SocketOpsSwitch get() {
+        return Holder.SWITCH;
+    }
+
+    /**
+     * Registers the switch; called once, by the initialization of
+     * {@value #RULES_CLASS}.
+     */
+    public static void register(SocketOpsSwitch sw) {
+        registered = sw;
+    }
+
+    /**
+     * Throws the reason the rules cannot be used (a malformed file, no RDMA
+     * device), if there is one. Every bind, connect and selector open
+     * throws it then: a program that asked for RDMA never runs on TCP
+     * without knowing.
+     */
+    public abstract void check() throws SocketException;
+
+    /**
+     * Called before a platform socket is bound.
+     *
+     * @param registered whether the channel is registered with a selector
+     *        (then it is not switched: the selector holds the number of
+     *        its descriptor)
+     * @return null to keep the socket, or the ops of the socket that now
+     *         replaces the one that {@code fd} held
+     */
+    public abstract SocketOps beforeBind(FileDescriptor fd, InetAddress addr, int port,
+                                         boolean registered) throws IOException;
+
+    /**
+     * Called before an unbound platform socket connects; as
+     * {@link #beforeBind}.
+     */
+    public abstract SocketOps beforeConnect(FileDescriptor fd, InetAddress addr, int port,
+                                            boolean registered) throws IOException;
+
+    /**
+     * poll(2) on an array of struct pollfd that holds platform sockets and
+     * switched ones, for the platform's default selectors.
+     */
+    public abstract int poll(long pollAddress, int numfds, int timeout) throws IOException;
+
+    /** The switch of a JDK that has no rules to load: it always fails. */
+    private static final class Unusable extends SocketOpsSwitch {
+        private final String reason;
+
+        Unusable(String reason) {
+            this.reason = reason;
+        }
+
+        @Override
+        public void check() throws SocketException {
+            throw new SocketException(reason);
+        }
+
+        @Override
+        public SocketOps beforeBind(FileDescriptor fd, InetAddress addr, int port,
+                                    boolean registered) throws IOException {
+            throw new SocketException(reason);
+        }
+
+        @Override
+        public SocketOps beforeConnect(FileDescriptor fd, InetAddress addr, int port,
+                                       boolean registered) throws IOException {
+            throw new SocketException(reason);
+        }
+
+        @Override
+        public int poll(long pollAddress, int numfds, int timeout) throws IOException {
+            throw new SocketException(reason);
+        }
+    }
+}
