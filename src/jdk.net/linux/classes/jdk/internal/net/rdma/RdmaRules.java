@@ -131,19 +131,20 @@ public final class RdmaRules extends SocketOpsSwitch {
     RdmaRules(String file, String debug) {
         this.file = file;
         this.log = openLog(debug);
-        List<Rule> read = new ArrayList<>();
-        String failure = RdmaNet.UNAVAILABLE_REASON;
-        if (failure != null) {
-            failure = "-D" + CONF_PROPERTY + "=" + file + " asks for RDMA sockets, but they are not"
-                    + " available: " + failure;
-        } else {
-            try {
-                read = parse(file, Files.readAllLines(Path.of(file), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                failure = "-D" + CONF_PROPERTY + "=" + file + ": cannot read the rules file: " + e;
-            } catch (IllegalArgumentException e) {
-                failure = e.getMessage();
+        List<Rule> read = List.of();
+        String failure = null;
+        try {
+            List<String> lines = Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
+            if (RdmaNet.UNAVAILABLE_REASON != null) {
+                failure = "-D" + CONF_PROPERTY + "=" + file + " asks for RDMA sockets: "
+                        + RdmaNet.UNAVAILABLE_REASON;
+            } else {
+                read = parse(file, lines);
             }
+        } catch (IOException e) {
+            failure = "-D" + CONF_PROPERTY + "=" + file + ": cannot read the rules file: " + e;
+        } catch (IllegalArgumentException e) {
+            failure = e.getMessage();
         }
         this.rules = List.copyOf(read);
         this.error = failure;
@@ -195,6 +196,7 @@ public final class RdmaRules extends SocketOpsSwitch {
             if (text.isEmpty())
                 continue;
             String[] f = text.split("\\s+");
+            text = String.join(" ", f);
             boolean bind;
             if (f[0].equals("bind")) {
                 bind = true;

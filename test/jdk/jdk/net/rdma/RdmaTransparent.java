@@ -1,0 +1,396 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * @test
+ * @summary Transparent RDMA: with -Djdk.net.rdma.conf, channels that a
+ *          program opens the ordinary way become RDMA channels at bind or
+ *          connect when a rule matches, and stay TCP when none does; the
+ *          default selector serves both at once; options set before the
+ *          switch carry over; a channel registered before its connect stays
+ *          TCP with a warning; -Djdk.net.rdma.debug lists every switch; and
+ *          a bad rules file makes bind, connect and Selector.open fail with
+ *          a message that names the line.  Each case runs in a JVM of its
+ *          own, started with the options a user would give.
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/timeout=900 RdmaTransparent
+ */
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.NetworkChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+import jdk.net.RdmaSocketOptions;
+import jdk.test.lib.process.OutputAnalyzer;
+import jdk.test.lib.process.ProcessTools;
+
+import static jdk.test.lib.Asserts.*;
+
+public class RdmaTransparent {
+    // the other end of the guest's veth pair: no RDMA device has it
+    static final String NO_RDMA_ADDR = "10.77.0.2";
+    static final int RANGE_LOW = 47000, RANGE_HIGH = 47009;
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0) {
+            App.main(args);
+            return;
+        }
+        String server = RdmaTestLib.SERVER.getHostAddress();
+        Path conf = Path.of("transparent.conf");
+        Files.writeString(conf, String.join("\n",
+                "# the RDMA device's address; listeners on any address in a port range",
+                "bind    " + server + "  *",
+                "bind    *  " + RANGE_LOW + "-" + RANGE_HIGH + "   # a comment after a rule",
+                "",
+                "connect " + server + "/24 *",
+                ""));
+        Path listing = Path.of("transparent.log");
+        OutputAnalyzer out = run(conf, "-Djdk.net.rdma.debug=" + listing.toAbsolutePath(), "app");
+        out.shouldHaveExitValue(0);
+        out.shouldContain("all cases passed");
+
+        // the listing names the rules and every switch, with its rule
+        String log = Files.readString(listing);
+        System.out.println("--- listing\n" + log);
+        assertTrue(log.contains("rdma: 3 rules from " + conf.toAbsolutePath()), "rule count in listing");
+        assertTrue(log.contains("bind to " + server + " port "), "bind switch in listing");
+        assertTrue(log.contains("connect to " + server + " port "), "connect switch in listing");
+        assertTrue(log.contains("(line 3: bind * " + RANGE_LOW + "-" + RANGE_HIGH + ")"), "range rule in listing");
+        assertTrue(log.contains("carrying {TCP_NODELAY=true}"), "carried option in listing");
+        assertFalse(log.contains("127.0.0.1"), "a loopback socket in the listing");
+        // a channel registered before it connects is not switched, and says so
+        out.stderrShouldMatch("rdma: warning: connect to " + NO_RDMA_ADDR.replace(".", "\\.")
+                + " port \\d+ \\(line 5: connect " + server.replace(".", "\\.")
+                + "/24 \\*\\): the channel is registered with a selector, so it stays a TCP socket");
+
+        // a bad rules file: every bind, connect and selector open fails,
+        // naming the file's line and what is wrong with it
+        bad("bnd * *", 2, "unknown keyword 'bnd' (a rule starts with bind or connect)");
+        bad("connect " + server, 2, "'connect " + server + "' is not a rule: connect ADDRESS PORTS");
+        bad("connect " + server + " 9-3", 2, "bad port range '9-3'");
+        bad("connect " + server + " 70000", 2, "bad port range '70000'");
+        bad("connect 10.77.0.0/33 *", 2, "prefix length 33 is longer than the 32 bits of 10.77.0.0");
+        bad("connect 10.77.0.0/x *", 2, "bad prefix length in '10.77.0.0/x'");
+        bad("bind " + NO_RDMA_ADDR + " *", 2, NO_RDMA_ADDR + " is not an address of an RDMA device");
+        OutputAnalyzer missing = run(Path.of("no-such.conf"), null, "bad");
+        missing.shouldHaveExitValue(0);
+        missing.shouldContain("cannot read the rules file: java.nio.file.NoSuchFileException: no-such.conf");
+    }
+
+    static OutputAnalyzer run(Path conf, String debug, String mode) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add("-Djdk.net.rdma.conf=" + (conf.toString().equals("no-such.conf") ? conf : conf.toAbsolutePath()));
+        if (debug != null)
+            cmd.add(debug);
+        cmd.addAll(List.of("RdmaTransparent", mode));
+        OutputAnalyzer out = ProcessTools.executeTestJava(cmd);
+        out.outputTo(System.out);
+        out.errorTo(System.out);
+        return out;
+    }
+
+    static void bad(String rule, int line, String fault) throws Exception {
+        Path conf = Path.of("bad.conf");
+        Files.writeString(conf, "# a bad rule\n" + rule + "\n");
+        OutputAnalyzer out = run(conf, null, "bad");
+        out.shouldHaveExitValue(0);
+        out.shouldContain("-Djdk.net.rdma.conf=" + conf.toAbsolutePath() + ", line " + line + ": " + fault);
+    }
+
+    /** The programs run in the child JVMs: plain NIO, no jdk.net API. */
+    static class App {
+        static void main(String[] args) throws Exception {
+            if (args[0].equals("bad")) {
+                badFile();
+            } else {
+                for (Case c : List.<Case>of(App::rdmaEcho, App::tcpStaysTcp, App::portRange,
+                                            App::mixedSelector, App::registeredStaysTcp,
+                                            App::virtualThread, App::socketAdaptor)) {
+                    c.run();
+                }
+                System.out.println("all cases passed");
+            }
+        }
+
+        interface Case {
+            void run() throws Exception;
+        }
+
+        static boolean isRdma(NetworkChannel ch) {
+            return ch.supportedOptions().contains(RdmaSocketOptions.RDMA_SQSIZE);
+        }
+
+        static InetSocketAddress server(int port) {
+            return new InetSocketAddress(RdmaTestLib.SERVER, port);
+        }
+
+        // Each of bind, connect and Selector.open throws the file's fault.
+        static void badFile() throws Exception {
+            List<String> messages = new ArrayList<>();
+            try (ServerSocketChannel ssc = ServerSocketChannel.open()) {
+                ssc.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                fail("bind succeeded");
+            } catch (SocketException e) {
+                messages.add(e.getMessage());
+            }
+            try (SocketChannel sc = SocketChannel.open()) {
+                sc.connect(server(9));
+                fail("connect succeeded");
+            } catch (SocketException e) {
+                messages.add(e.getMessage());
+            }
+            try (Selector sel = Selector.open()) {
+                fail("Selector.open succeeded");
+            } catch (SocketException e) {
+                messages.add(e.getMessage());
+            }
+            assertEquals(1L, messages.stream().distinct().count(), "the same fault each time: " + messages);
+            System.out.println("fault: " + messages.get(0));
+        }
+
+        // A listener on the RDMA address and a client connecting to it are
+        // RDMA channels; an option set before the connect carries over.
+        static void rdmaEcho() throws Exception {
+            try (ServerSocketChannel ssc = ServerSocketChannel.open()) {
+                assertFalse(isRdma(ssc), "unbound channel");
+                ssc.bind(server(0));
+                assertTrue(isRdma(ssc), "listener bound to the RDMA address");
+                try (SocketChannel sc = SocketChannel.open()) {
+                    sc.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    sc.connect(ssc.getLocalAddress());
+                    assertTrue(isRdma(sc), "client connected to the RDMA address");
+                    assertEquals(Boolean.TRUE, sc.getOption(StandardSocketOptions.TCP_NODELAY),
+                                 "TCP_NODELAY after the switch");
+                    assertEquals(RdmaTestLib.SERVER, ((InetSocketAddress) sc.getLocalAddress()).getAddress());
+                    try (SocketChannel peer = ssc.accept()) {
+                        assertTrue(isRdma(peer), "accepted channel");
+                        RdmaTestLib.echo(sc, peer, 1 << 20, 1);
+                        RdmaTestLib.echo(peer, sc, 100_000, 2);
+                    }
+                }
+            }
+        }
+
+        // Sockets that no rule names stay TCP sockets, and work.
+        static void tcpStaysTcp() throws Exception {
+            try (ServerSocketChannel ssc = ServerSocketChannel.open()) {
+                ssc.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                assertFalse(isRdma(ssc), "loopback listener");
+                try (SocketChannel sc = SocketChannel.open(ssc.getLocalAddress());
+                     SocketChannel peer = ssc.accept()) {
+                    assertFalse(isRdma(sc), "loopback client");
+                    assertFalse(isRdma(peer), "loopback peer");
+                    RdmaTestLib.echo(sc, peer, 65536, 3);
+                }
+            }
+        }
+
+        // "bind * LOW-HIGH": a wildcard bind in the range is RDMA, one
+        // outside it is not; a client reaches the wildcard RDMA listener.
+        static void portRange() throws Exception {
+            ServerSocketChannel in = null;
+            for (int port = RANGE_LOW; port <= RANGE_HIGH && in == null; port++) {
+                ServerSocketChannel ssc = ServerSocketChannel.open();
+                try {
+                    ssc.bind(new InetSocketAddress(port));
+                    in = ssc;
+                } catch (IOException e) {
+                    ssc.close();    // in use: try the next
+                }
+            }
+            assertNotNull(in, "a free port in " + RANGE_LOW + "-" + RANGE_HIGH);
+            try (ServerSocketChannel ssc = in;
+                 ServerSocketChannel out = ServerSocketChannel.open().bind(new InetSocketAddress(0))) {
+                assertTrue(isRdma(ssc), "wildcard listener in the range");
+                assertFalse(isRdma(out), "wildcard listener outside the range");
+                int port = ((InetSocketAddress) ssc.getLocalAddress()).getPort();
+                try (SocketChannel sc = SocketChannel.open(server(port));
+                     SocketChannel peer = ssc.accept()) {
+                    assertTrue(isRdma(sc) && isRdma(peer), "connection to the wildcard listener");
+                    RdmaTestLib.echo(sc, peer, 65536, 4);
+                }
+            }
+        }
+
+        // One Selector.open() selector serves an RDMA and a TCP listener,
+        // a non-blocking RDMA connect, and reads on both kinds.
+        static void mixedSelector() throws Exception {
+            try (Selector sel = Selector.open();
+                 ServerSocketChannel rdmaL = ServerSocketChannel.open().bind(server(0));
+                 ServerSocketChannel tcpL = ServerSocketChannel.open()
+                         .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                 SocketChannel rdmaC = SocketChannel.open();
+                 SocketChannel tcpC = SocketChannel.open(tcpL.getLocalAddress())) {
+                assertTrue(isRdma(rdmaL) && !isRdma(tcpL), "listener kinds");
+                rdmaL.configureBlocking(false);
+                tcpL.configureBlocking(false);
+                rdmaL.register(sel, SelectionKey.OP_ACCEPT, "rdma");
+                tcpL.register(sel, SelectionKey.OP_ACCEPT, "tcp");
+                rdmaC.configureBlocking(false);
+                boolean connected = rdmaC.connect(rdmaL.getLocalAddress());
+                assertTrue(isRdma(rdmaC), "non-blocking client switched at connect");
+                SelectionKey ck = rdmaC.register(sel, connected ? 0 : SelectionKey.OP_CONNECT, "client");
+
+                // both listeners become acceptable, and the connect finishes
+                List<SocketChannel> accepted = new ArrayList<>();
+                long deadline = System.nanoTime() + 20_000_000_000L;
+                while ((accepted.size() < 2 || !rdmaC.isConnected()) && System.nanoTime() < deadline) {
+                    sel.select(1000);
+                    for (SelectionKey k : sel.selectedKeys()) {
+                        if (k.isAcceptable()) {
+                            SocketChannel a = ((ServerSocketChannel) k.channel()).accept();
+                            if (a != null) {
+                                assertEquals(k.attachment().equals("rdma"), isRdma(a), "accepted kind");
+                                accepted.add(a);
+                            }
+                        } else if (k.isConnectable() && rdmaC.finishConnect()) {
+                            k.interestOps(0);
+                        }
+                    }
+                    sel.selectedKeys().clear();
+                }
+                assertEquals(2, accepted.size(), "accepted through the selector");
+                assertTrue(rdmaC.isConnected(), "connect finished through the selector");
+                rdmaL.keyFor(sel).cancel();
+                tcpL.keyFor(sel).cancel();
+
+                // the peers write; the selector reports both clients readable
+                ck.interestOps(SelectionKey.OP_READ);
+                tcpC.configureBlocking(false);
+                tcpC.register(sel, SelectionKey.OP_READ, "tcpC");
+                byte[] rdmaMsg = RdmaTestLib.message(3000, 5), tcpMsg = RdmaTestLib.message(3000, 6);
+                for (SocketChannel a : accepted) {
+                    a.configureBlocking(true);
+                    RdmaTestLib.writeFully(a, ByteBuffer.wrap(isRdma(a) ? rdmaMsg : tcpMsg));
+                }
+                ByteBuffer rdmaIn = ByteBuffer.allocate(rdmaMsg.length), tcpIn = ByteBuffer.allocate(tcpMsg.length);
+                while ((rdmaIn.hasRemaining() || tcpIn.hasRemaining()) && System.nanoTime() < deadline) {
+                    sel.select(1000);
+                    for (SelectionKey k : sel.selectedKeys()) {
+                        SocketChannel ch = (SocketChannel) k.channel();
+                        ByteBuffer into = (ch == rdmaC) ? rdmaIn : tcpIn;
+                        assertTrue(ch.read(into) >= 0, "EOF on " + k.attachment());
+                    }
+                    sel.selectedKeys().clear();
+                }
+                assertTrue(Arrays.equals(rdmaMsg, rdmaIn.array()), "bytes read from the RDMA channel");
+                assertTrue(Arrays.equals(tcpMsg, tcpIn.array()), "bytes read from the TCP channel");
+                for (SocketChannel a : accepted)
+                    a.close();
+            }
+        }
+
+        // A channel registered with a selector before it connects keeps its
+        // TCP socket (the parent checks the warning on standard error).
+        static void registeredStaysTcp() throws Exception {
+            try (ServerSocketChannel tcpL = ServerSocketChannel.open()
+                         .bind(new InetSocketAddress(InetAddress.getByName(NO_RDMA_ADDR), 0));
+                 Selector sel = Selector.open();
+                 SocketChannel sc = SocketChannel.open()) {
+                assertFalse(isRdma(tcpL), "listener on an address no rule names");
+                sc.configureBlocking(false);
+                sc.register(sel, 0);
+                if (!sc.connect(tcpL.getLocalAddress())) {
+                    sc.keyFor(sel).interestOps(SelectionKey.OP_CONNECT);
+                    long deadline = System.nanoTime() + 20_000_000_000L;
+                    while (!sc.finishConnect() && System.nanoTime() < deadline)
+                        sel.select(1000);
+                }
+                assertTrue(sc.isConnected(), "connected");
+                assertFalse(isRdma(sc), "registered channel after connect");
+                try (SocketChannel peer = tcpL.accept()) {
+                    sc.keyFor(sel).cancel();
+                    sel.selectNow();
+                    sc.configureBlocking(true);
+                    RdmaTestLib.echo(sc, peer, 8192, 7);
+                }
+            }
+        }
+
+        // A virtual thread blocks in read on a switched channel until the
+        // peer writes.
+        static void virtualThread() throws Exception {
+            try (ServerSocketChannel ssc = ServerSocketChannel.open().bind(server(0))) {
+                AtomicReference<Object> result = new AtomicReference<>();
+                SocketChannel[] client = new SocketChannel[1];
+                Thread vt = Thread.ofVirtual().start(() -> {
+                    try {
+                        SocketChannel sc = SocketChannel.open(ssc.getLocalAddress());
+                        client[0] = sc;
+                        result.set(RdmaTestLib.readFully(sc, 5000));
+                    } catch (Throwable e) {
+                        result.set(e);
+                    }
+                });
+                try (SocketChannel peer = ssc.accept()) {
+                    RdmaTestLib.awaitWaiting(vt);
+                    byte[] msg = RdmaTestLib.message(5000, 8);
+                    RdmaTestLib.writeFully(peer, ByteBuffer.wrap(msg));
+                    vt.join();
+                    if (result.get() instanceof Throwable t)
+                        throw new AssertionError("virtual thread", t);
+                    assertTrue(isRdma(client[0]), "virtual thread's channel");
+                    ByteBuffer got = (ByteBuffer) result.get();
+                    assertEquals(-1, got.mismatch(ByteBuffer.wrap(msg)), "first byte that differs");
+                } finally {
+                    if (client[0] != null)
+                        client[0].close();
+                }
+            }
+        }
+
+        // The socket adaptor of an ordinary channel connects through the
+        // rule too, and its streams carry the bytes.
+        static void socketAdaptor() throws Exception {
+            try (ServerSocketChannel ssc = ServerSocketChannel.open().bind(server(0));
+                 SocketChannel sc = SocketChannel.open()) {
+                Socket s = sc.socket();
+                s.connect(ssc.getLocalAddress(), 10_000);
+                assertTrue(isRdma(sc), "adaptor's channel");
+                try (SocketChannel peer = ssc.accept()) {
+                    byte[] msg = RdmaTestLib.message(4096, 9);
+                    s.getOutputStream().write(msg);
+                    ByteBuffer got = RdmaTestLib.readFully(peer, msg.length);
+                    assertEquals(-1, got.mismatch(ByteBuffer.wrap(msg)), "first byte that differs");
+                }
+            }
+        }
+    }
+}
