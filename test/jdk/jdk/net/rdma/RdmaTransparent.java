@@ -27,8 +27,9 @@
  *          program opens the ordinary way become RDMA channels at bind or
  *          connect when a rule matches, and stay TCP when none does; the
  *          default selector serves both at once; options set before the
- *          switch carry over; a channel registered before its connect stays
- *          TCP with a warning; -Djdk.net.rdma.debug lists every switch; and
+ *          switch carry over; a channel registered with a selector before
+ *          the switch is switched too; -Djdk.net.rdma.debug lists every
+ *          switch; and
  *          a bad rules file makes bind, connect and Selector.open fail with
  *          a message that names the line.  Each case runs in a JVM of its
  *          own, started with the options a user would give.
@@ -95,10 +96,6 @@ public class RdmaTransparent {
         assertTrue(log.contains("(line 3: bind * " + RANGE_LOW + "-" + RANGE_HIGH + ")"), "range rule in listing");
         assertTrue(log.contains("carrying {TCP_NODELAY=true}"), "carried option in listing");
         assertFalse(log.contains("127.0.0.1"), "a loopback socket in the listing");
-        // a channel registered before it connects is not switched, and says so
-        out.stderrShouldMatch("rdma: warning: connect to " + NO_RDMA_ADDR.replace(".", "\\.")
-                + " port \\d+ \\(line 5: connect " + server.replace(".", "\\.")
-                + "/24 \\*\\): the channel is registered with a selector, so it stays a TCP socket");
 
         // a bad rules file: every bind, connect and selector open fails,
         // naming the file's line and what is wrong with it
@@ -141,7 +138,7 @@ public class RdmaTransparent {
                 badFile();
             } else {
                 for (Case c : List.<Case>of(App::rdmaEcho, App::tcpStaysTcp, App::portRange,
-                                            App::mixedSelector, App::registeredStaysTcp,
+                                            App::mixedSelector, App::registeredBeforeSwitch,
                                             App::virtualThread, App::socketAdaptor)) {
                     c.run();
                 }
@@ -317,29 +314,58 @@ public class RdmaTransparent {
             }
         }
 
-        // A channel registered with a selector before it connects keeps its
-        // TCP socket (the parent checks the warning on standard error).
-        static void registeredStaysTcp() throws Exception {
-            try (ServerSocketChannel tcpL = ServerSocketChannel.open()
-                         .bind(new InetSocketAddress(InetAddress.getByName(NO_RDMA_ADDR), 0));
-                 Selector sel = Selector.open();
+        // A channel registered with a selector before it is bound or
+        // connected is switched too, as Netty needs (it registers every
+        // channel first): a listener registered with no interest, and a
+        // client whose key is already in the selector's poll array with
+        // its TCP descriptor and keeps the same interest across the switch,
+        // so the selector sees the new descriptor only through the key's
+        // reset.
+        static void registeredBeforeSwitch() throws Exception {
+            try (Selector sel = Selector.open();
+                 ServerSocketChannel ssc = ServerSocketChannel.open();
                  SocketChannel sc = SocketChannel.open()) {
-                assertFalse(isRdma(tcpL), "listener on an address no rule names");
+                ssc.configureBlocking(false);
+                SelectionKey sk = ssc.register(sel, 0);
                 sc.configureBlocking(false);
-                sc.register(sel, 0);
-                if (!sc.connect(tcpL.getLocalAddress())) {
-                    sc.keyFor(sel).interestOps(SelectionKey.OP_CONNECT);
-                    long deadline = System.nanoTime() + 20_000_000_000L;
-                    while (!sc.finishConnect() && System.nanoTime() < deadline)
-                        sel.select(1000);
+                SelectionKey ck = sc.register(sel, SelectionKey.OP_CONNECT);
+                sel.selectNow();
+                sel.selectedKeys().clear();
+
+                ssc.bind(server(0));
+                assertTrue(isRdma(ssc), "listener registered before bind");
+                sk.interestOps(SelectionKey.OP_ACCEPT);
+                boolean connected = sc.connect(ssc.getLocalAddress());
+                assertTrue(isRdma(sc), "client registered before connect");
+
+                SocketChannel peer = null;
+                long deadline = System.nanoTime() + 20_000_000_000L;
+                while ((peer == null || !connected) && System.nanoTime() < deadline) {
+                    sel.select(1000);
+                    for (SelectionKey k : sel.selectedKeys()) {
+                        if (k == sk && k.isAcceptable() && peer == null) {
+                            peer = ssc.accept();
+                        } else if (k == ck && k.isConnectable()) {
+                            connected = sc.finishConnect();
+                        }
+                    }
+                    sel.selectedKeys().clear();
                 }
-                assertTrue(sc.isConnected(), "connected");
-                assertFalse(isRdma(sc), "registered channel after connect");
-                try (SocketChannel peer = tcpL.accept()) {
-                    sc.keyFor(sel).cancel();
-                    sel.selectNow();
-                    sc.configureBlocking(true);
-                    RdmaTestLib.echo(sc, peer, 8192, 7);
+                assertNotNull(peer, "accepted through the selector");
+                assertTrue(connected, "connect finished through the selector");
+                try (SocketChannel p = peer) {
+                    assertTrue(isRdma(p), "accepted channel");
+                    ck.interestOps(SelectionKey.OP_READ);
+                    byte[] msg = RdmaTestLib.message(2000, 7);
+                    p.configureBlocking(true);
+                    RdmaTestLib.writeFully(p, ByteBuffer.wrap(msg));
+                    ByteBuffer in = ByteBuffer.allocate(msg.length);
+                    while (in.hasRemaining() && System.nanoTime() < deadline) {
+                        if (sel.select(1000) > 0 && ck.isReadable())
+                            assertTrue(sc.read(in) >= 0, "EOF");
+                        sel.selectedKeys().clear();
+                    }
+                    assertTrue(Arrays.equals(msg, in.array()), "bytes read through the selector");
                 }
             }
         }

@@ -61,20 +61,22 @@ final class NetSocketOps extends SocketOps {
     }
 
     @Override
-    public SocketOps beforeTcpBind(FileDescriptor fd, InetAddress addr, int port,
-                                   boolean registered) throws IOException {
+    public SocketOps beforeTcpBind(FileDescriptor fd, InetAddress addr, int port)
+        throws IOException
+    {
         NetHooks.beforeTcpBind(fd, addr, port);
         SocketOpsSwitch sw = SocketOpsSwitch.get();
-        SocketOps ops = (sw != null) ? sw.beforeBind(fd, addr, port, registered) : null;
+        SocketOps ops = (sw != null) ? sw.beforeBind(fd, addr, port) : null;
         return (ops != null) ? ops : this;
     }
 
     @Override
-    public SocketOps beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port,
-                                      boolean registered) throws IOException {
+    public SocketOps beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port)
+        throws IOException
+    {
         NetHooks.beforeTcpConnect(fd, addr, port);
         SocketOpsSwitch sw = SocketOpsSwitch.get();
-        SocketOps ops = (sw != null) ? sw.beforeConnect(fd, addr, port, registered) : null;
+        SocketOps ops = (sw != null) ? sw.beforeConnect(fd, addr, port) : null;
         return (ops != null) ? ops : this;
     }
 

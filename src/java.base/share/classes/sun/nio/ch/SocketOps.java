@@ -73,20 +73,18 @@ public abstract class SocketOps {
      * asks the {@link SocketOpsSwitch}, if there is one, whether the socket
      * is to be switched to another socket library.
      *
-     * @param registered whether the channel is registered with a selector,
-     *        which holds its descriptor's number: such a socket is not
-     *        switched
      * @return the ops of the socket from now on: this, or the ops of the
-     *         socket that has replaced the one {@code fd} held
+     *         socket that has replaced the one {@code fd} held (the channel
+     *         then resets its selection keys: see {@link SocketOpsSwitch})
      */
-    public abstract SocketOps beforeTcpBind(FileDescriptor fd, InetAddress addr, int port,
-                                            boolean registered) throws IOException;
+    public abstract SocketOps beforeTcpBind(FileDescriptor fd, InetAddress addr, int port)
+        throws IOException;
 
     /**
      * Called before an unbound socket connects; as {@link #beforeTcpBind}.
      */
-    public abstract SocketOps beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port,
-                                               boolean registered) throws IOException;
+    public abstract SocketOps beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port)
+        throws IOException;
 
     /**
      * The address that a bind to local (not null) binds to. Throws

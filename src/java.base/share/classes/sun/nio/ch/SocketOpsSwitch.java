@@ -27,8 +27,12 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.SocketException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.spi.AbstractSelectableChannel;
+import java.util.function.Consumer;
 
 /**
  * Rules that switch a platform socket to another socket library at bind or
@@ -48,6 +52,12 @@ import java.net.SocketException;
  * returns the ops the channel is to use from then on. The platform's
  * default selectors then must see both kinds of socket: they poll through
  * {@link #poll}.
+ *
+ * <p> A channel may be registered with selectors before it is bound or
+ * connected (Netty registers every channel first). The number of its
+ * descriptor changes with the switch, so the channel then resets its keys
+ * ({@link #resetKeys}): a poll selector takes the new number the next time
+ * it selects.
  */
 public abstract class SocketOpsSwitch {
 
@@ -107,21 +117,45 @@ public abstract class SocketOpsSwitch {
     /**
      * Called before a platform socket is bound.
      *
-     * @param registered whether the channel is registered with a selector
-     *        (then it is not switched: the selector holds the number of
-     *        its descriptor)
      * @return null to keep the socket, or the ops of the socket that now
      *         replaces the one that {@code fd} held
      */
-    public abstract SocketOps beforeBind(FileDescriptor fd, InetAddress addr, int port,
-                                         boolean registered) throws IOException;
+    public abstract SocketOps beforeBind(FileDescriptor fd, InetAddress addr, int port)
+        throws IOException;
 
     /**
      * Called before an unbound platform socket connects; as
      * {@link #beforeBind}.
      */
-    public abstract SocketOps beforeConnect(FileDescriptor fd, InetAddress addr, int port,
-                                            boolean registered) throws IOException;
+    public abstract SocketOps beforeConnect(FileDescriptor fd, InetAddress addr, int port)
+        throws IOException;
+
+    // AbstractSelectableChannel.forEach, as DatagramChannelImpl reaches it
+    private static class ForEachKey {
+        static final Method METHOD;
+        static {
+            try {
+                Method m = AbstractSelectableChannel.class.getDeclaredMethod("forEach", Consumer.class);
+                m.setAccessible(true);
+                METHOD = m;
+            } catch (ReflectiveOperationException e) {
+                throw new InternalError(e);
+            }
+        }
+    }
+
+    /**
+     * Resets every selection key of a channel whose socket was switched,
+     * so that its selectors poll the descriptor's new number.
+     */
+    static void resetKeys(AbstractSelectableChannel ch) {
+        Consumer<SelectionKey> reset = k -> ((SelectionKeyImpl) k).reset();
+        try {
+            ForEachKey.METHOD.invoke(ch, reset);
+        } catch (ReflectiveOperationException e) {
+            throw new InternalError(e);
+        }
+    }
 
     /**
      * poll(2) on an array of struct pollfd that holds platform sockets and
@@ -143,14 +177,16 @@ public abstract class SocketOpsSwitch {
         }
 
         @Override
-        public SocketOps beforeBind(FileDescriptor fd, InetAddress addr, int port,
-                                    boolean registered) throws IOException {
+        public SocketOps beforeBind(FileDescriptor fd, InetAddress addr, int port)
+            throws IOException
+        {
             throw new SocketException(reason);
         }
 
         @Override
-        public SocketOps beforeConnect(FileDescriptor fd, InetAddress addr, int port,
-                                       boolean registered) throws IOException {
+        public SocketOps beforeConnect(FileDescriptor fd, InetAddress addr, int port)
+            throws IOException
+        {
             throw new SocketException(reason);
         }
 

@@ -77,9 +77,7 @@ import sun.nio.ch.SocketOpsSwitch;
  *
  * <p> {@code -Djdk.net.rdma.debug} (empty for standard error, or a file
  * to append to) lists the rules read and every socket a rule switched,
- * with the rule's line. A rule that matches a channel already registered
- * with a selector cannot switch it: that is always reported on standard
- * error.
+ * with the rule's line.
  */
 public final class RdmaRules extends SocketOpsSwitch {
     /** The system property naming the file to list the switches in. */
@@ -299,22 +297,15 @@ public final class RdmaRules extends SocketOpsSwitch {
         return null;
     }
 
-    private SocketOps switchTo(FileDescriptor fd, boolean bind, InetAddress addr, int port,
-                               boolean registered) throws IOException {
+    private SocketOps switchTo(FileDescriptor fd, boolean bind, InetAddress addr, int port)
+        throws IOException
+    {
         check();
         Rule rule = match(bind, addr, port);
         if (rule == null)
             return null;
         String what = (bind ? "bind to " : "connect to ") + addr.getHostAddress() + " port " + port
                 + " (line " + rule.line() + ": " + rule.text() + ")";
-        if (registered) {
-            String warning = "rdma: warning: " + what + ": the channel is registered with a selector,"
-                    + " so it stays a TCP socket; register it after it is bound or connected";
-            System.err.println(warning);
-            if (log != System.err)
-                log(warning);
-            return null;
-        }
         SocketOps platform = SocketOps.platform();
         Map<SocketOption<?>, Object> options = new LinkedHashMap<>();
         for (Map.Entry<SocketOption<?>, Object> e : CARRIED.entrySet()) {
@@ -330,15 +321,13 @@ public final class RdmaRules extends SocketOpsSwitch {
     }
 
     @Override
-    public SocketOps beforeBind(FileDescriptor fd, InetAddress addr, int port,
-                                boolean registered) throws IOException {
-        return switchTo(fd, true, addr, port, registered);
+    public SocketOps beforeBind(FileDescriptor fd, InetAddress addr, int port) throws IOException {
+        return switchTo(fd, true, addr, port);
     }
 
     @Override
-    public SocketOps beforeConnect(FileDescriptor fd, InetAddress addr, int port,
-                                   boolean registered) throws IOException {
-        return switchTo(fd, false, addr, port, registered);
+    public SocketOps beforeConnect(FileDescriptor fd, InetAddress addr, int port) throws IOException {
+        return switchTo(fd, false, addr, port);
     }
 
     @Override

@@ -176,12 +176,12 @@ final class RdmaSocketOps extends SocketOps {
     // -- creation, naming, connection
 
     @Override
-    public SocketOps beforeTcpBind(FileDescriptor fd, InetAddress addr, int port, boolean registered) {
+    public SocketOps beforeTcpBind(FileDescriptor fd, InetAddress addr, int port) {
         return this;
     }
 
     @Override
-    public SocketOps beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port, boolean registered) {
+    public SocketOps beforeTcpConnect(FileDescriptor fd, InetAddress addr, int port) {
         return this;
     }
 
