@@ -51,7 +51,8 @@ jar=$out/benchmarks.jar
 build_bench_jar "$jdk" "$jmh" "$jar" "$src"
 
 # shellcheck disable=SC2086
-"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --bench "$jar" --out "$out/guest" -- \
+"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --bench "$jar" --out "$out/guest" \
+    --after "$RDIO_TOP/make/scripts/bench-rdma-netty.sh" -- \
     "^$class\\." ${BENCH_OPTS:-} || die "the benchmark run in the guest failed (see $out/guest)"
 
 # --- the table -------------------------------------------------------------------
@@ -100,6 +101,37 @@ awk -F, -v base="$base" '
         printf "| stream 64 KiB writes (Gb/s, mean ± 99.9%% error) | %.2f ± %.2f | | | %.2f | %s | %.2f ± %.2f | | | %.2f | %s | %s |\n", jr, err["bw", "rdma"], cr, ratio(jr, cr), jt, err["bw", "tcp"], ct, ratio(jt, ct), ratio(jr, jt)
     }' "$csv" > "$out/results.md" || die "no table from $csv (see above)"
 
+# Netty's echo example over transparent RDMA and over TCP, from the same
+# boot (bench-rdma-netty.sh): the median and range of each figure.
+netty=$out/guest/netty.txt
+[ -s "$netty" ] || die "the guest run left no $netty"
+awk '
+    function stat(k,    n, i, j, v, t) {   # "median (min to max)" of list k
+        n = split(vals[k], v, " ")
+        for (i = 2; i <= n; i++)
+            for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+        med[k] = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+        return sprintf("%.0f (%.0f to %.0f)", med[k], v[1], v[n])
+    }
+    {
+        t = $1; runs[t]++
+        for (i = 1; i < NF; i++) {
+            if ($(i + 1) == "requests/s,") vals[t, "rps"] = vals[t, "rps"] " " $i
+            if ($i == "p50" || $i == "p99") vals[t, $i] = vals[t, $i] " " $(i + 1)
+            if ($i == "requests" && $(i + 1) == "of") what = $(i + 2) " B messages on " $(i + 5) " connections"
+        }
+    }
+    END {
+        printf "\n| Netty echo, %s, %d runs of each | RDMA median (range) | TCP median (range) | RDMA/TCP (medians) |\n", what, runs["rdma"]
+        print "|---|---|---|---|"
+        split("rps p50 p99", keys, " ")
+        split("requests/s|round trip p50 (us)|round trip p99 (us)", names, "|")
+        for (i = 1; i <= 3; i++) {
+            r = stat("rdma" SUBSEP keys[i]); c = stat("tcp" SUBSEP keys[i])
+            printf "| %s | %s | %s | %.2f |\n", names[i], r, c, med["rdma" SUBSEP keys[i]] / med["tcp" SUBSEP keys[i]]
+        }
+    }' "$netty" >> "$out/results.md" || die "no Netty table from $netty"
+
 # Scale, in a second boot: the idle cost of blocked readers and the most
 # connections one JVM holds, from the tests that check them, at the
 # benchmark's sizes (1,000 readers of each kind; SCALE_CONNECTIONS).
@@ -132,6 +164,8 @@ cat "$out"/scale/JTwork/jdk/net/rdma/RdmaIdleCost.jtr \
     echo "Ping-pong: the round trip's percentiles over 5 forks (JMH SampleTime), lower is better; rstream: the"
     echo "median of 3 runs (a Java/C ratio above 1: Java is slower; Java RDMA/TCP below 1: RDMA is faster)."
     echo "Stream: one-way throughput, higher is better (ratios the other way round).  All of JMH's rows: $csv."
+    echo "Netty: its echo example server and a Netty client (bench-rdma-netty.sh), RDMA through a rules"
+    echo "file, alternating with TCP in the JMH boot ($netty)."
     echo "Scale: RdmaIdleCost and RdmaManyConnections in a second boot ($out/scale/output.txt)."
     echo
     cat "$out/results.md"

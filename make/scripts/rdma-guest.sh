@@ -25,7 +25,8 @@
 #
 #   rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME]
 #                 [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--out DIR]
-#   rdma-guest.sh [--jdk JDK_HOME] --bench JAR [--out DIR] [-- JMH_ARGS...]
+#   rdma-guest.sh [--jdk JDK_HOME] --bench JAR [--after SCRIPT] [--out DIR] [-- JMH_ARGS...]
+#   rdma-guest.sh [--jdk JDK_HOME] --after SCRIPT [--out DIR]
 #
 # The host kernel has no InfiniBand, so the tests cannot run on it.  The guest
 # boots Debian bookworm's 6.1 kernel (which has rdma_rxe) under TCG, with an
@@ -37,7 +38,10 @@
 # jtreg with the given JDK on the given tests (--out/JTreport), and powers
 # off.  With --bench, the last stage runs the JMH jar JAR instead (java -jar
 # JAR JMH_ARGS, its results in --out/jmh.csv), and the baseline measures
-# rstream at the benchmark's sizes, over rsockets and over TCP.  Host
+# rstream at the benchmark's sizes, over rsockets and over TCP.  --after
+# SCRIPT runs SCRIPT in the guest after JMH (or alone), as root in the
+# chroot, with JDK, SERVER_ADDR, NETTY_DIR and OUT (the results directory,
+# --out) in its environment; its output goes to --out/after.log.  Host
 # binaries and libraries (java, rstream, ibv_devices, the librxe verbs
 # provider) run chrooted into the shared host root.
 #
@@ -87,7 +91,7 @@ usage() {
 
 # --- Arguments ---------------------------------------------------------------
 
-jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=()
+jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=() netty_dir='' after=
 while [ $# -gt 0 ]; do
     case $1 in
         --jdk) jdk=${2:?--jdk needs a directory}; shift 2 ;;
@@ -99,6 +103,7 @@ while [ $# -gt 0 ]; do
             [ "${#tests[@]}" -gt 0 ] || die "--tests needs at least one test file or directory" ;;
         --java-opts) java_opts=${2?--java-opts needs options}; shift 2 ;;   # jtreg's -javaoptions
         --bench) bench_jar=${2:?--bench needs a JMH jar}; shift 2 ;;
+        --after) after=${2:?--after needs a script}; shift 2 ;;
         --kernel)   # PACKAGE=VERSION@SUITE: another Debian kernel than the conf's
             k=${2:?--kernel needs PACKAGE=VERSION@SUITE}; shift 2
             [[ $k =~ ^([^=@]+)=([^=@]+)@([a-z]+)$ ]] || die "--kernel $k: not PACKAGE=VERSION@SUITE"
@@ -149,15 +154,28 @@ guest_visible() {   # PATH WHAT
 }
 guest_visible "$jdk" "the JDK"
 jtreg_tests=() test_root=
+bench=$bench_jar$after      # non-empty for a benchmark run
+if [ -n "$bench" ]; then
+    [ "${#tests[@]}" = 0 ] || die "--bench or --after and --tests exclude each other"
+fi
 if [ -n "$bench_jar" ]; then
-    [ "${#tests[@]}" = 0 ] || die "--bench and --tests exclude each other"
     [ -f "$bench_jar" ] || die "no JMH jar $bench_jar"
     bench_jar=$(readlink -f "$bench_jar")
     guest_visible "$bench_jar" "the JMH jar"
 fi
+if [ -n "$after" ]; then
+    [ -f "$after" ] || die "no script $after"
+    after=$(readlink -f "$after")
+    guest_visible "$after" "the --after script"
+fi
+# Netty's jars: for RdmaNetty (RDIO_NETTY_DIR in the tests' environment)
+# and the --after script of make bench-rdma
+netty_dir=$(config_value RDIO_NETTY_DIR)
+[ -n "$netty_dir" ] || netty_dir=$("$RDIO_TOP/make/scripts/maven-jars.sh" netty "$NETTY_ARTIFACTS")
+guest_visible "$netty_dir" "the Netty jars"
 
 # jtreg and the tests, for a test run.
-if [ -z "$bench_jar" ]; then
+if [ -z "$bench" ]; then
     if [ -z "$jtreg_home" ]; then
         jtreg_home=$(config_value RDIO_JTREG_HOME)
         [ -n "$jtreg_home" ] || jtreg_home=$("$RDIO_TOP/make/scripts/jtreg.sh")
@@ -227,7 +245,7 @@ fi
 # Clear what an earlier run left in --out (only that: it may be a shared dir),
 # and the progress log, which the RDMA tests write to build/rdma-guest
 # beside the test tree whatever --out is, so that it shows this run only.
-rm -rf "$out"/{status,job.env,tests.list,tmp-paths.list,console.log,qemu.log,jtreg.log,jtreg-crashed.log,crashes,retried,rstream-baseline.txt,baseline,JTreport,JTwork,jmh.log,jmh.csv,progress.log}
+rm -rf "$out"/{status,job.env,tests.list,tmp-paths.list,console.log,qemu.log,jtreg.log,jtreg-crashed.log,crashes,retried,rstream-baseline.txt,baseline,JTreport,JTwork,jmh.log,jmh.csv,after.log,progress.log}
 rm -f "$RDIO_BUILD/rdma-guest/progress.log"
 
 # The jtreg work directory of the last run with the same JDK, jtreg and test
@@ -240,6 +258,7 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     echo "SHARE=$(shq "$out")"
     echo "JDK=$(shq "$jdk")"
     echo "JTREG_HOME=$(shq "$jtreg_home")"
+    echo "NETTY_DIR=$(shq "$netty_dir")"
     echo "TEST_ROOT=$(shq "$test_root")"
     echo "SERVER_ADDR=$GUEST_SERVER_ADDR"
     echo "CLIENT_ADDR=$GUEST_CLIENT_ADDR"
@@ -252,6 +271,7 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     [ ! -d "$jtwork_seed" ] || echo "JTWORK_SEED=$(shq "$jtwork_seed")"
     echo "JAVA_OPTS=$(shq "$java_opts")"
     echo "BENCH_JAR=$(shq "$bench_jar")"
+    echo "BENCH_AFTER=$(shq "$after")"
     echo "BENCH_ARGS=$(shq "${bench_args[*]}")"
 } > "$out/job.env"
 printf '%s\n' "${jtreg_tests[@]}" > "$out/tests.list"
@@ -262,8 +282,8 @@ total=$GUEST_TIMEOUT_SLACK
 for s in "${stages[@]}"; do total=$((total + stage_timeout[$s])); done
 
 note "booting the guest: kernel $kver ($kernel_pkg $kernel_ver), ${GUEST_ACCEL}, ${GUEST_CPUS} CPUs, $GUEST_MEMORY; at most $total s"
-if [ -n "$bench_jar" ]; then
-    note "JDK $jdk, JMH jar $bench_jar, results in $out"
+if [ -n "$bench" ]; then
+    note "JDK $jdk, JMH jar ${bench_jar:-none}, after ${after:-nothing}, results in $out"
 else
     note "JDK $jdk, tests ${jtreg_tests[*]}, results in $out"
 fi
@@ -323,4 +343,4 @@ if [ "$(grep -c . <<< "$status")" -lt "${#stages[@]}" ]; then
     [ -n "$last" ] || last=$(grep -v '^\s*$' "$out/qemu.log" | tail -n1)
     die "QEMU exited (status $qrc) during stage $s: ${last:-no output} (see $out/console.log)"
 fi
-[ -n "$bench_jar" ] || "$RDIO_TOP/make/scripts/jtreg-summary.sh" "$out/JTreport"
+[ -n "$bench" ] || "$RDIO_TOP/make/scripts/jtreg-summary.sh" "$out/JTreport"
