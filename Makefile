@@ -46,7 +46,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-rdma test-directio-fs bench bench-directio bench-directio-ab bench-rdma review-diff check-headers check-portable clean dist-clean
+.PHONY: images assemble test test-rdio test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma review-diff check-headers check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -86,6 +86,14 @@ test-rdio: images
 test-rdma: images
 	@$(SCRIPTS)/rdma-guest.sh --jdk $(RDIO_CONF_DIR)/images/jdk --jtreg $(RDIO_JTREG_HOME) \
 	    --out $(BUILD)/rdma-guest --tests jdk/net/rdma
+
+# Upstream's socket and channel tests over transparent RDMA in the guest,
+# then (RDMA_CONFORMANCE_TCP=1) the same without the rules file; prints
+# the pass rate.  Not part of test-rdio: it takes about an hour.
+test-rdma-conformance: images
+	@$(SCRIPTS)/rdma-conformance.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
+	@if [ -n "$(RDMA_CONFORMANCE_TCP)" ]; then \
+	    $(SCRIPTS)/rdma-conformance.sh --tcp $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME); fi
 
 # The fork's and upstream's direct I/O tests on ext4 (default, data=journal,
 # 4096-byte sectors), XFS, btrfs and tmpfs, each on its own loop device.

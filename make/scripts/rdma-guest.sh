@@ -23,7 +23,7 @@
 #
 # Runs the fork's RDMA tests for real, on a Soft-RoCE device, in a QEMU guest.
 #
-#   rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME]
+#   rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--othervm] [--rxe-loopback]
 #                 [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--out DIR]
 #   rdma-guest.sh [--jdk JDK_HOME] --bench JAR [--after SCRIPT] [--out DIR] [-- JMH_ARGS...]
 #   rdma-guest.sh [--jdk JDK_HOME] --after SCRIPT [--out DIR]
@@ -91,7 +91,7 @@ usage() {
 
 # --- Arguments ---------------------------------------------------------------
 
-jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=() netty_dir='' after=
+jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=() netty_dir='' after='' jtreg_mode=-agentvm rxe_loopback=
 while [ $# -gt 0 ]; do
     case $1 in
         --jdk) jdk=${2:?--jdk needs a directory}; shift 2 ;;
@@ -104,6 +104,8 @@ while [ $# -gt 0 ]; do
         --java-opts) java_opts=${2?--java-opts needs options}; shift 2 ;;   # jtreg's -javaoptions
         --bench) bench_jar=${2:?--bench needs a JMH jar}; shift 2 ;;
         --after) after=${2:?--after needs a script}; shift 2 ;;
+        --othervm) jtreg_mode=-othervm; shift ;;   # a JVM per test, no agent
+        --rxe-loopback) rxe_loopback=1; shift ;;   # a second device, on lo
         --kernel)   # PACKAGE=VERSION@SUITE: another Debian kernel than the conf's
             k=${2:?--kernel needs PACKAGE=VERSION@SUITE}; shift 2
             [[ $k =~ ^([^=@]+)=([^=@]+)@([a-z]+)$ ]] || die "--kernel $k: not PACKAGE=VERSION@SUITE"
@@ -111,7 +113,7 @@ while [ $# -gt 0 ]; do
             GUEST_KERNEL_SUITE=${BASH_REMATCH[3]} ;;
         --) shift; bench_args=("$@"); break ;;
         -h|--help) usage ;;
-        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--kernel PACKAGE=VERSION@SUITE] [--out DIR], or --bench JAR [-- JMH_ARGS])" ;;
+        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--othervm] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--kernel PACKAGE=VERSION@SUITE] [--out DIR], or [--bench JAR] [--after SCRIPT] [-- JMH_ARGS])" ;;
     esac
 done
 
@@ -270,6 +272,8 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     echo "JTREG_TIMEOUT_FACTOR=$GUEST_JTREG_TIMEOUT_FACTOR"
     [ ! -d "$jtwork_seed" ] || echo "JTWORK_SEED=$(shq "$jtwork_seed")"
     echo "JAVA_OPTS=$(shq "$java_opts")"
+    echo "JTREG_MODE=$jtreg_mode"
+    echo "RXE_LOOPBACK=$rxe_loopback"
     echo "BENCH_JAR=$(shq "$bench_jar")"
     echo "BENCH_AFTER=$(shq "$after")"
     echo "BENCH_ARGS=$(shq "${bench_args[*]}")"
