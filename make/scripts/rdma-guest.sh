@@ -23,7 +23,7 @@
 #
 # Runs the fork's RDMA tests for real, on a Soft-RoCE device, in a QEMU guest.
 #
-#   rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--othervm] [--rxe-loopback]
+#   rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--othervm]
 #                 [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--out DIR]
 #   rdma-guest.sh [--jdk JDK_HOME] --bench JAR [--after SCRIPT] [--out DIR] [-- JMH_ARGS...]
 #   rdma-guest.sh [--jdk JDK_HOME] --after SCRIPT [--out DIR]
@@ -91,7 +91,7 @@ usage() {
 
 # --- Arguments ---------------------------------------------------------------
 
-jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=() netty_dir='' after='' jtreg_mode=-agentvm rxe_loopback=
+jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=() netty_dir='' after='' jtreg_mode=-agentvm
 while [ $# -gt 0 ]; do
     case $1 in
         --jdk) jdk=${2:?--jdk needs a directory}; shift 2 ;;
@@ -105,7 +105,6 @@ while [ $# -gt 0 ]; do
         --bench) bench_jar=${2:?--bench needs a JMH jar}; shift 2 ;;
         --after) after=${2:?--after needs a script}; shift 2 ;;
         --othervm) jtreg_mode=-othervm; shift ;;   # a JVM per test, no agent
-        --rxe-loopback) rxe_loopback=1; shift ;;   # a second device, on lo
         --kernel)   # PACKAGE=VERSION@SUITE: another Debian kernel than the conf's
             k=${2:?--kernel needs PACKAGE=VERSION@SUITE}; shift 2
             [[ $k =~ ^([^=@]+)=([^=@]+)@([a-z]+)$ ]] || die "--kernel $k: not PACKAGE=VERSION@SUITE"
@@ -273,7 +272,6 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     [ ! -d "$jtwork_seed" ] || echo "JTWORK_SEED=$(shq "$jtwork_seed")"
     echo "JAVA_OPTS=$(shq "$java_opts")"
     echo "JTREG_MODE=$jtreg_mode"
-    echo "RXE_LOOPBACK=$rxe_loopback"
     echo "BENCH_JAR=$(shq "$bench_jar")"
     echo "BENCH_AFTER=$(shq "$after")"
     echo "BENCH_ARGS=$(shq "${bench_args[*]}")"
