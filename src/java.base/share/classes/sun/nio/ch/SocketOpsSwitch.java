@@ -83,7 +83,8 @@ public abstract class SocketOpsSwitch {
             Class.forName(RULES_CLASS, true, null);
         } catch (ClassNotFoundException e) {
             return new Unusable("-D" + CONF_PROPERTY + "=" + file + " is set, but this JDK has no"
-                    + " RDMA sockets on " + System.getProperty("os.name"));
+                    + " RDMA sockets (they need module jdk.net, on Linux; this is "
+                    + System.getProperty("os.name") + ")");
         }
         SocketOpsSwitch sw = registered;
         if (sw == null)

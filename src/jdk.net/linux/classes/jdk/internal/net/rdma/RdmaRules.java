@@ -121,13 +121,11 @@ public final class RdmaRules extends SocketOpsSwitch {
         }
     }
 
-    private final String file;
     private final List<Rule> rules;
     private final String error;         // why the rules cannot be used, or null
     private final PrintStream log;      // the debug listing, or null
 
     RdmaRules(String file, String debug) {
-        this.file = file;
         this.log = openLog(debug);
         List<Rule> read = List.of();
         String failure = null;

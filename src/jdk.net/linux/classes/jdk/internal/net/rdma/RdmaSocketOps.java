@@ -222,7 +222,11 @@ final class RdmaSocketOps extends SocketOps {
             RdmaNet.close0(n);
             throw e;
         }
-        SocketOps.platform().close(fd);
+        try {
+            SocketOps.platform().close(fd);
+        } catch (IOException ignore) {
+            // close(2) releases the descriptor even when it reports an error
+        }
         FDA.set(fd, n);
         if (!ipv6)
             inet4.add(n);
