@@ -574,6 +574,31 @@ Java_jdk_internal_net_rdma_RdmaNet_read0(JNIEnv *env, jclass cl, jint fd, jlong 
 }
 
 /*
+ * rsockets has no FIONREAD, so count what has arrived by peeking at it.
+ * The count stops at AVAILABLE_MAX: InputStream.available is an estimate,
+ * and a larger peek would only copy more.
+ */
+#define AVAILABLE_MAX 65536
+
+JNIEXPORT jint JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_available0(JNIEnv *env, jclass cl, jint fd)
+{
+    void *buf = malloc(AVAILABLE_MAX);
+    if (buf == NULL) {
+        JNU_ThrowOutOfMemoryError(env, NULL);
+        return IOS_THROWN;
+    }
+    ssize_t n = p_rrecv(fd, buf, AVAILABLE_MAX, MSG_PEEK | MSG_DONTWAIT);
+    int err = errno;
+    free(buf);
+    if (n >= 0)
+        return (jint) n;
+    if (err == EAGAIN || err == EWOULDBLOCK)
+        return 0;
+    return throwSocketError(env, err);
+}
+
+/*
  * rreadv fills only the first buffer, so receive into each in turn until
  * one is not filled.
  */

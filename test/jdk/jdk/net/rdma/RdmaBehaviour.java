@@ -40,6 +40,7 @@
  */
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -65,6 +66,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.UnsupportedAddressTypeException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -399,7 +401,18 @@ public class RdmaBehaviour {
             assertThrows(SocketException.class, () -> p[0].setOption(RdmaSocketOptions.RDMA_SQSIZE, 64));
             assertThrows(SocketException.class, () -> p[1].setOption(RdmaSocketOptions.RDMA_INLINE, 32));
             assertThrows(SocketException.class, () -> p[0].socket().sendUrgentData(1));
-            assertEquals(0, p[0].socket().getInputStream().available(), "available() with nothing sent");
+            InputStream in = p[0].socket().getInputStream();
+            assertEquals(0, in.available(), "available() with nothing sent");
+            // rsockets has no FIONREAD: available() peeks, and must see
+            // what has arrived without consuming it
+            byte[] msg = RdmaTestLib.message(1000, 11);
+            RdmaTestLib.writeFully(p[1], ByteBuffer.wrap(msg));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (in.available() < msg.length && System.nanoTime() < deadline)
+                Thread.onSpinWait();
+            assertEquals(msg.length, in.available(), "available() after 1000 bytes arrived");
+            assertEquals(-1, Arrays.mismatch(msg, in.readNBytes(msg.length)), "bytes read after available()");
+            assertEquals(0, in.available(), "available() after reading them");
         } finally {
             p[0].close();
             p[1].close();

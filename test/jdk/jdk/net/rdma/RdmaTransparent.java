@@ -30,7 +30,8 @@
  *          switch carry over; a channel registered with a selector before
  *          the switch is switched too; -Djdk.net.rdma.debug lists every
  *          switch; and
- *          a bad rules file makes bind, connect and Selector.open fail with
+ *          a bad rules file makes bind, connect and Selector.open (of
+ *          channels and of classic sockets) fail with
  *          a message that names the line.  Each case runs in a JVM of its
  *          own, started with the options a user would give.
  * @requires os.family == "linux"
@@ -41,6 +42,7 @@
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.StandardSocketOptions;
@@ -158,7 +160,8 @@ public class RdmaTransparent {
             return new InetSocketAddress(RdmaTestLib.SERVER, port);
         }
 
-        // Each of bind, connect and Selector.open throws the file's fault.
+        // Each of bind, connect and Selector.open throws the file's fault,
+        // and so do the bind and connect of classic sockets.
         static void badFile() throws Exception {
             List<String> messages = new ArrayList<>();
             try (ServerSocketChannel ssc = ServerSocketChannel.open()) {
@@ -175,6 +178,18 @@ public class RdmaTransparent {
             }
             try (Selector sel = Selector.open()) {
                 fail("Selector.open succeeded");
+            } catch (SocketException e) {
+                messages.add(e.getMessage());
+            }
+            try (ServerSocket ss = new ServerSocket()) {
+                ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                fail("ServerSocket.bind succeeded");
+            } catch (SocketException e) {
+                messages.add(e.getMessage());
+            }
+            try (Socket s = new Socket()) {
+                s.connect(server(9), 5000);
+                fail("Socket.connect succeeded");
             } catch (SocketException e) {
                 messages.add(e.getMessage());
             }

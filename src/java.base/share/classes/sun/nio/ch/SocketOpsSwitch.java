@@ -37,21 +37,24 @@ import java.util.function.Consumer;
 /**
  * Rules that switch a platform socket to another socket library at bind or
  * connect, so that a program that opens its sockets the ordinary way
- * ({@code SocketChannel.open()}, {@code ServerSocketChannel.open()}) uses,
- * say, RDMA without a change to its code.
+ * ({@code SocketChannel.open()}, {@code ServerSocketChannel.open()},
+ * {@code new Socket()}, {@code new ServerSocket()}) uses, say, RDMA
+ * without a change to its code.
  *
  * <p> There is a switch when the system property {@value #CONF_PROPERTY}
  * names a rules file. The rules are module jdk.net's (its RDMA sockets, on
  * Linux): loading the class {@value #RULES_CLASS} registers them. The
- * property is read once, when the first socket is bound or connected or
- * the first selector is opened.
+ * property is read once, when the first socket is created, bound or
+ * connected or the first selector is opened.
  *
  * <p> The platform's {@link SocketOps} asks the switch before every bind,
  * and before the connect of an unbound socket. A switch that matches
  * replaces the socket that the channel's file descriptor holds, and
  * returns the ops the channel is to use from then on. The platform's
  * default selectors then must see both kinds of socket: they poll through
- * {@link #poll}.
+ * {@link #poll}. The platform's SocketImpl, which has no ops to swap,
+ * asks {@link #switches} first and continues as a switched channel's
+ * adaptor ({@code java.net.SwitchingSocketImpl}).
  *
  * <p> A channel may be registered with selectors before it is bound or
  * connected (Netty registers every channel first). The number of its
@@ -131,6 +134,16 @@ public abstract class SocketOpsSwitch {
     public abstract SocketOps beforeConnect(FileDescriptor fd, InetAddress addr, int port)
         throws IOException;
 
+    /**
+     * Tells whether a rule switches a socket bound ({@code bind} true) or
+     * connected to the given address and port; for the platform's
+     * SocketImpl, which must choose before it binds or connects.
+     *
+     * @throws SocketException as {@link #check}
+     */
+    public abstract boolean switches(boolean bind, InetAddress addr, int port)
+        throws SocketException;
+
     // AbstractSelectableChannel.forEach, as DatagramChannelImpl reaches it
     private static class ForEachKey {
         static final Method METHOD;
@@ -188,6 +201,11 @@ public abstract class SocketOpsSwitch {
         public SocketOps beforeConnect(FileDescriptor fd, InetAddress addr, int port)
             throws IOException
         {
+            throw new SocketException(reason);
+        }
+
+        @Override
+        public boolean switches(boolean bind, InetAddress addr, int port) throws SocketException {
             throw new SocketException(reason);
         }
 

@@ -168,6 +168,7 @@ final class RdmaNet {
     static native void setIntOption0(int fd, int opt, int value) throws IOException;
     static native int getIntOption0(int fd, int opt) throws IOException;
     static native int read0(int fd, long address, int len) throws IOException;
+    static native int available0(int fd) throws IOException;
     static native long readv0(int fd, long address, int cnt) throws IOException;
     static native int write0(int fd, long address, int len) throws IOException;
     static native long writev0(int fd, long address, int cnt) throws IOException;

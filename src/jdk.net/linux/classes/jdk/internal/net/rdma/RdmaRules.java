@@ -329,6 +329,12 @@ public final class RdmaRules extends SocketOpsSwitch {
     }
 
     @Override
+    public boolean switches(boolean bind, InetAddress addr, int port) throws SocketException {
+        check();
+        return match(bind, addr, port) != null;
+    }
+
+    @Override
     public int poll(long pollAddress, int numfds, int timeout) throws IOException {
         return RdmaProvider.ops().poll(pollAddress, numfds, timeout);
     }

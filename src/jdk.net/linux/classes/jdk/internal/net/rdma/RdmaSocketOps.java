@@ -469,8 +469,8 @@ final class RdmaSocketOps extends SocketOps {
     }
 
     @Override
-    public int available(FileDescriptor fd) {
-        return 0;   // rsockets cannot tell
+    public int available(FileDescriptor fd) throws IOException {
+        return RdmaNet.available0(IOUtil.fdVal(fd));
     }
 
     @Override
