@@ -126,6 +126,7 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
                 throw e;
             }
             platform.close();
+            fd = null;      // the socket is a channel's now
             switched = s;
             return s;
         } finally {
@@ -147,6 +148,7 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
                 throw e;
             }
             platform.close();
+            fd = null;
             switchedServer = ss;
             return ss;
         } finally {
@@ -177,6 +179,8 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
     @Override
     protected void create(boolean stream) throws IOException {
         platform.create(stream);
+        // as NioSocketImpl: code that looks at SocketImpl.fd finds a socket
+        fd = platform.getFileDescriptor();
     }
 
     @Override
@@ -252,7 +256,12 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
                 throw new SocketException("Cannot accept a switched connection into " + si.getClass());
             }
         } else {
-            platform.accept(si instanceof SwitchingSocketImpl target ? target.platform : si);
+            if (si instanceof SwitchingSocketImpl target) {
+                platform.accept(target.platform);
+                target.fd = target.platform.getFileDescriptor();
+            } else {
+                platform.accept(si);
+            }
         }
     }
 

@@ -23,9 +23,8 @@
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassTransform;
-import java.lang.classfile.CodeBuilder;
-import java.lang.classfile.CodeElement;
 import java.lang.classfile.CodeTransform;
+import java.lang.classfile.instruction.InvokeInstruction;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.instrument.ClassFileTransformer;
@@ -36,11 +35,11 @@ import java.security.ProtectionDomain;
 /**
  * A Java agent for make/scripts/rdma-conformance.sh, which runs upstream's
  * socket tests unchanged over transparent RDMA: it makes
- * {@code InetAddress.getLoopbackAddress()} return the address of the RDMA
- * device, its argument, because rdma_cm cannot connect to a loopback
- * address over a RoCE device. The tests' other names for the local host
- * ("localhost", the host name) get the same address from the run's
- * jdk.net.hosts.file. Nothing else changes.
+ * {@code InetAddress.getLoopbackAddress()} and {@code getByName(null)}
+ * return the address of the RDMA device, its argument, because rdma_cm
+ * cannot connect to a loopback address over a RoCE device. The tests'
+ * other names for the local host ("localhost", the host name) get the same
+ * address from the run's jdk.net.hosts.file. Nothing else changes.
  *
  *   -javaagent:loopback-to-rdma.jar=10.77.0.1
  *
@@ -54,16 +53,17 @@ public class LoopbackToRdma {
 
     public static void premain(String address, Instrumentation inst) throws Exception {
         InetAddress.ofLiteral(address);     // fails at once if it is not an address
-        // getLoopbackAddress() { return InetAddress.ofLiteral(address); }
-        CodeTransform body = new CodeTransform() {
-            @Override
-            public void accept(CodeBuilder builder, CodeElement element) {
-                // the old body is dropped
-            }
-
-            @Override
-            public void atEnd(CodeBuilder builder) {
-                builder.ldc(address).invokestatic(INET_ADDRESS, "ofLiteral", OF_LITERAL).areturn();
+        // impl.loopbackAddress() becomes InetAddress.ofLiteral(address)
+        // wherever InetAddress asks for the loopback address:
+        // getLoopbackAddress(), getByName(null) and getAllByName(""), and
+        // the "localhost" fallbacks
+        CodeTransform calls = (builder, element) -> {
+            if (element instanceof InvokeInstruction i
+                    && i.owner().asInternalName().equals("java/net/InetAddressImpl")
+                    && i.name().equalsString("loopbackAddress")) {
+                builder.pop().ldc(address).invokestatic(INET_ADDRESS, "ofLiteral", OF_LITERAL);
+            } else {
+                builder.with(element);
             }
         };
         ClassFileTransformer transformer = new ClassFileTransformer() {
@@ -73,8 +73,7 @@ public class LoopbackToRdma {
                 if (!"java/net/InetAddress".equals(name))
                     return null;
                 ClassFile cf = ClassFile.of();
-                return cf.transformClass(cf.parse(bytes), ClassTransform.transformingMethodBodies(
-                        m -> m.methodName().equalsString("getLoopbackAddress"), body));
+                return cf.transformClass(cf.parse(bytes), ClassTransform.transformingMethodBodies(calls));
             }
         };
         inst.addTransformer(transformer, true);
@@ -83,7 +82,8 @@ public class LoopbackToRdma {
         } finally {
             inst.removeTransformer(transformer);
         }
-        if (!InetAddress.getLoopbackAddress().equals(InetAddress.ofLiteral(address)))
-            throw new IllegalStateException("getLoopbackAddress() was not replaced");
+        if (!InetAddress.getLoopbackAddress().equals(InetAddress.ofLiteral(address))
+                || !InetAddress.getByName(null).equals(InetAddress.ofLiteral(address)))
+            throw new IllegalStateException("the loopback address was not replaced");
     }
 }
