@@ -43,6 +43,8 @@ extern int (*p_rconnect)(int, const struct sockaddr *, socklen_t);
 extern int (*p_rclose)(int);
 extern int (*p_rpoll)(struct pollfd *, nfds_t, int);
 extern int (*p_rfcntl)(int, int, ...);
+extern int (*p_raccept)(int, struct sockaddr *, socklen_t *);
+extern int (*p_rgetsockname)(int, struct sockaddr *, socklen_t *);
 
 /* RdmaNet.c */
 int setNonBlocking(int fd);

@@ -131,38 +131,92 @@ static int listenServiceRound(struct sockaddr_storage *ss, socklen_t len)
 }
 
 /*
+ * One start and stop of the connection service that does not depend on
+ * timing: a blocking rconnect to the listener lfd, bound at ss, then
+ * raccept, which registers the accepted socket whatever the connect did,
+ * and rclose of both.  Costs a connection (a queue pair each side), so it
+ * is the fallback of connectServiceRound.  Returns 1 if the accepted socket
+ * was registered, 0 if the connect failed, -1 if no rsocket could be made.
+ */
+static int acceptServiceRound(int lfd, struct sockaddr_storage *ss, socklen_t len)
+{
+    int fd = p_rsocket(ss->ss_family, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    int afd = -1;
+    if (p_rconnect(fd, (struct sockaddr *) ss, len) == 0)
+        afd = p_raccept(lfd, NULL, NULL);
+    if (afd >= 0)
+        p_rclose(afd);
+    p_rclose(fd);
+    return (afd >= 0) ? 1 : 0;
+}
+
+/*
+ * Makes up the rounds still to do with acceptServiceRound, through a
+ * listener on addr, port 0.  Returns the rounds done.
+ */
+static int acceptServiceRounds(struct sockaddr_storage *ss, socklen_t len, int rounds)
+{
+    int lfd = p_rsocket(ss->ss_family, SOCK_STREAM, 0);
+    if (lfd < 0)
+        return 0;
+    int done = 0;
+    struct sockaddr_storage bound;
+    socklen_t blen = sizeof(bound);
+    if (p_rbind(lfd, (struct sockaddr *) ss, len) == 0 && p_rlisten(lfd, 1) == 0 &&
+        p_rgetsockname(lfd, (struct sockaddr *) &bound, &blen) == 0) {
+        int failed = 0;
+        while (done < rounds) {
+            int r = acceptServiceRound(lfd, &bound, blen);
+            if (r < 0 || (r == 0 && ++failed > 8))
+                break;
+            done += r;
+        }
+    }
+    p_rclose(lfd);
+    return done;
+}
+
+/*
  * Bug 1: the arrays never shrink, and each start of a service thread makes
  * its array four entries larger.  So start and stop the connection service
  * thread rounds times, and the listen service thread listenRounds times,
  * before any socket exists: connects to addr, port 9, and listens on addr,
  * port 0.  addr is a local address, so nothing goes on the wire.
  * A connect that fails before rconnect returns, or a listen that fails, is
- * not a round, and is tried again, up to 8 * rounds + 64 failures (on a
- * slow machine most refusals can come back within rconnect).  Returns false
- * if addr cannot register a socket (e.g. it is loopback, which has no RDMA
- * device: every rconnect fails with ENODEV).
+ * not a round, and is tried again.  Whether a refusal comes back within
+ * rconnect is a race with the kernel's connection manager, which can go
+ * the same way for a thousand connects in a row; after connectFailures
+ * such failures the rest are done by acceptServiceRound, which costs more
+ * but does not race.  Returns false if addr cannot register a socket (e.g.
+ * it is loopback, which has no RDMA device: every rconnect fails with
+ * ENODEV).
  */
 JNIEXPORT jboolean JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds,
-                                                    jint listenRounds)
+                                                    jint listenRounds, jint connectFailures)
 {
     struct sockaddr_storage ss;
     socklen_t len;
     toSockaddr(env, addr, 9, &ss, &len);
-    int failed = 0;
-    for (int done = 0; done < rounds; ) {
+    int done = 0, failed = 0;
+    while (done < rounds && failed < connectFailures) {
         int r = connectServiceRound(&ss, len);
-        if (r < 0 || (r == 0 && ++failed > 8 * rounds + 64))
+        if (r < 0)
             return JNI_FALSE;
         done += r;
+        failed += 1 - r;
     }
     toSockaddr(env, addr, 0, &ss, &len);
+    if (done < rounds && done + acceptServiceRounds(&ss, len, rounds - done) < rounds)
+        return JNI_FALSE;
     failed = 0;
-    for (int done = 0; done < listenRounds; ) {
+    for (int listened = 0; listened < listenRounds; ) {
         int r = listenServiceRound(&ss, len);
         if (r < 0 || (r == 0 && ++failed > 8 * listenRounds + 64))
             return JNI_FALSE;
-        done += r;
+        listened += r;
     }
     return JNI_TRUE;
 }

@@ -29,10 +29,14 @@
  *          v44.7).  Six fresh JVMs each open an RDMA socket, report whether
  *          that was done, and then run 1024 more rounds of it on the RDMA
  *          device's address.  A non-blocking rconnect to a local address
- *          can be refused before it returns, about once in a thousand
- *          rounds, and the workaround must then try that round again:
- *          giving up leaves the JVM unprepared, and it can then hang with a
- *          few dozen sockets open (RdmaEcho's virtual-thread case).  The
+ *          can be refused before it returns, and the workaround must then
+ *          try that round again: giving up leaves the JVM unprepared, and
+ *          it can then hang with a few dozen sockets open (RdmaEcho's
+ *          virtual-thread case) or refuse a listen with a backlog over 3.
+ *          Refusals can come back early a thousand times in a row, so past
+ *          a budget of them the workaround makes up the rounds with
+ *          connections to itself: a child runs that path alone (a budget
+ *          of 0).  The
  *          rounds are those of jdk.net.rdma.serviceRounds, and past the room
  *          they make, a connect or accept fails with a SocketException that
  *          names the property, and works again once a connection is closed.
@@ -58,6 +62,7 @@ import jdk.test.lib.process.ProcessTools;
 public class RdmaServiceThreads {
     static final int JVMS = 6;
     static final int MORE_ROUNDS = 1024;
+    static final int CONNECTED_ROUNDS = 32;
 
     // rounds for the capacity case: room for 4 * 4 sockets
     static final int FEW_ROUNDS = 4;
@@ -85,6 +90,7 @@ public class RdmaServiceThreads {
             out.shouldHaveExitValue(0);
             out.shouldContain("at first use: true");
             out.shouldContain(MORE_ROUNDS + " more rounds: true");
+            out.shouldContain(CONNECTED_ROUNDS + " rounds by connection: true");
         }
     }
 
@@ -101,10 +107,14 @@ public class RdmaServiceThreads {
             if (capacity.getInt(null) != 4 * 128)
                 throw new AssertionError("room for " + capacity.getInt(null) + " sockets, not 4 * 128");
         }
-        Method grow = rdmaNet.getDeclaredMethod("growServiceSets0", byte[].class, int.class, int.class);
+        Method grow = rdmaNet.getDeclaredMethod("growServiceSets0",
+                byte[].class, int.class, int.class, int.class);
         grow.setAccessible(true);
-        Object more = grow.invoke(null, RdmaTestLib.SERVER.getAddress(), MORE_ROUNDS, MORE_ROUNDS);
+        Object more = grow.invoke(null, RdmaTestLib.SERVER.getAddress(), MORE_ROUNDS, MORE_ROUNDS,
+                4 * MORE_ROUNDS + 64);
         System.out.println(MORE_ROUNDS + " more rounds: " + more);
+        Object connected = grow.invoke(null, RdmaTestLib.SERVER.getAddress(), CONNECTED_ROUNDS, 1, 0);
+        System.out.println(CONNECTED_ROUNDS + " rounds by connection: " + connected);
     }
 
     /*

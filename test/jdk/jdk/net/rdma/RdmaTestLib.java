@@ -315,7 +315,9 @@ public final class RdmaTestLib {
             } else {
                 log(String.format("--- %s FAILED in %.1f s: %s", c.name(), secs, failure[0]));
                 failure[0].printStackTrace(System.out);
-                failed.add(c.name());
+                // the cause goes into the summary: CI keeps only that line
+                String why = String.valueOf(failure[0]).lines().findFirst().orElse("");
+                failed.add(c.name() + " (" + (why.length() > 200 ? why.substring(0, 200) + "..." : why) + ")");
             }
         }
         if (!failed.isEmpty())

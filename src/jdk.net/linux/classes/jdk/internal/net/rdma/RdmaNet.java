@@ -70,6 +70,13 @@ final class RdmaNet {
     private static final int SERVICE_ROUNDS = Math.max(1, Integer.getInteger("jdk.net.rdma.serviceRounds", 128));
     private static final int LISTEN_ROUNDS = 128;
 
+    /*
+     * Refused connects growServiceSets0 takes before it makes up the rounds
+     * still to do with connections to itself, which cost more but cannot be
+     * refused early (RdmaWorkarounds.c).  A few dozen is usual.
+     */
+    private static final int CONNECT_FAILURES = 4 * SERVICE_ROUNDS + 64;
+
     /**
      * The release of the librdmacm loaded, as major * 1000 + minor (44.0 is
      * 44000), or -1 if its file name does not say.
@@ -143,7 +150,8 @@ final class RdmaNet {
                 if (!ni.isUp() || ni.isLoopback())
                     continue;
                 for (InetAddress a : ni.inetAddresses().toList()) {
-                    if (!a.isLinkLocalAddress() && growServiceSets0(a.getAddress(), SERVICE_ROUNDS, LISTEN_ROUNDS))
+                    if (!a.isLinkLocalAddress()
+                            && growServiceSets0(a.getAddress(), SERVICE_ROUNDS, LISTEN_ROUNDS, CONNECT_FAILURES))
                         return true;
                 }
             }
@@ -155,7 +163,8 @@ final class RdmaNet {
 
     private static native String init0();
     private static native int libraryVersion0();
-    private static native boolean growServiceSets0(byte[] addr, int rounds, int listenRounds);
+    private static native boolean growServiceSets0(byte[] addr, int rounds, int listenRounds,
+                                                   int connectFailures);
 
     static native int socket0(boolean inet6) throws IOException;
     static native void bind0(int fd, byte[] addr, int port) throws IOException;
