@@ -87,9 +87,9 @@ test-rdma: images
 	@$(SCRIPTS)/rdma-guest.sh --jdk $(RDIO_CONF_DIR)/images/jdk --jtreg $(RDIO_JTREG_HOME) \
 	    --out $(BUILD)/rdma-guest --tests jdk/net/rdma
 
-# Upstream's channel tests over transparent RDMA in the guest, then
+# Upstream's socket and channel tests over transparent RDMA in the guest, then
 # (RDMA_CONFORMANCE_TCP=1) the same without the rules file; prints the pass
-# rate.  Not part of test-rdio: it takes about 35 minutes.
+# rate.  Not part of test-rdio: it takes about an hour.
 test-rdma-conformance: images
 	@$(SCRIPTS)/rdma-conformance.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
 	@if [ -n "$(RDMA_CONFORMANCE_TCP)" ]; then \

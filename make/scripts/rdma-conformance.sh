@@ -39,8 +39,7 @@
 # sockets became RDMA sockets, then the pass rate; the per-test lines are
 # in build/rdma-conformance[-tcp]/results.txt.  The default tests are those
 # of doc/jep-rdma-sockets.md's conformance section: upstream's channel
-# tests.  java/net/Socket and java/net/ServerSocket can be named, but the
-# rules do not switch classic sockets yet, so they test little.
+# tests and its java/net/Socket and java/net/ServerSocket tests.
 . "$(dirname "$0")/common.sh"
 # shellcheck source=../rdma-guest.conf
 . "$RDIO_TOP/make/rdma-guest.conf"
@@ -51,8 +50,17 @@ jdk=${1:?usage: rdma-conformance.sh [--tcp] JDK_IMAGE JTREG_HOME [TEST...]}
 jtreg=${2:?usage: rdma-conformance.sh [--tcp] JDK_IMAGE JTREG_HOME [TEST...]}
 shift 2
 tests=("$@")
-[ "${#tests[@]}" -gt 0 ] || tests=(java/nio/channels/SocketChannel java/nio/channels/ServerSocketChannel
-                                  java/nio/channels/Selector java/nio/channels/etc)
+# Left out of the default run: AcceptInheritHandle's server child outlives
+# jtreg's time limit over RDMA and keeps the test's output open, which
+# stalls the whole run (doc/jep-rdma-sockets.md, conformance).
+left_out=(java/net/ServerSocket/AcceptInheritHandle.java)
+if [ "${#tests[@]}" = 0 ]; then
+    tests=(java/nio/channels/SocketChannel java/nio/channels/ServerSocketChannel
+           java/nio/channels/Selector java/nio/channels/etc)
+    while read -r t; do
+        [[ " ${left_out[*]} " == *" $t "* ]] || tests+=("$t")
+    done < <(cd "$RDIO_BUILD/src/test/jdk" && grep -rl --include='*.java' '@test' java/net/Socket java/net/ServerSocket | sort)
+fi
 out=$RDIO_BUILD/rdma-conformance
 [ "$transport" = rdma ] || out=$out-tcp
 mkdir -p "$out"
@@ -106,8 +114,11 @@ for t in "${tests[@]}"; do
 done | sort -u | while read -r test; do
     grep -q "^${test%.java}[._]" "$out/results.txt" || printf '%s\tNotRun\t0\t\n' "$test"
 done >> "$out/results.txt"
+if [ "$#" = 0 ]; then
+    for t in "${left_out[@]}"; do printf '%s\tNotRun\t0\tleft out of the run\n' "$t"; done >> "$out/results.txt"
+fi
 awk -F'\t' -v m="$minutes" '
     $2 == "NotRun" { skipped++; next }
     { n++; if ($2 == "Passed") p++; if ($3 > 0) r++; if ($3 > 0 && $2 == "Passed") rp++ }
-    END { printf "%d tests run, %d passed (%.0f%%); %d used RDMA sockets, %d of them passed; %d not run (@requires, or the time limit); %d min\n", n, p, n ? 100 * p / n : 0, r, rp, skipped, m }' \
+    END { printf "%d tests run, %d passed (%.0f%%); %d used RDMA sockets, %d of them passed; %d not run (@requires, the time limit, or left out); %d min\n", n, p, n ? 100 * p / n : 0, r, rp, skipped, m }' \
     "$out/results.txt"

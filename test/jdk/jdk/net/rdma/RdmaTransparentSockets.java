@@ -38,9 +38,11 @@
  * @run main/othervm/timeout=600 RdmaTransparentSockets
  */
 
+import java.io.FileDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.reflect.Field;
 import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -48,6 +50,7 @@ import java.net.Proxy;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketImpl;
 import java.net.SocketOption;
 import java.net.SocketTimeoutException;
 import java.net.URI;
@@ -82,6 +85,7 @@ public class RdmaTransparentSockets {
         OutputAnalyzer out = ProcessTools.executeTestJava(
                 "-Djdk.net.rdma.conf=" + conf.toAbsolutePath(),
                 "-Djdk.net.rdma.debug=" + listing.toAbsolutePath(),
+                "--add-opens", "java.base/java.net=ALL-UNNAMED",
                 "RdmaTransparentSockets", "app");
         out.outputTo(System.out);
         out.errorTo(System.out);
@@ -102,6 +106,7 @@ public class RdmaTransparentSockets {
                     new RdmaTestLib.Case("classic sockets switched, bytes both ways", App::echo),
                     new RdmaTestLib.Case("loopback sockets stay TCP", App::tcpStaysTcp),
                     new RdmaTestLib.Case("bind then connect, constructor forms", App::bindThenConnect),
+                    new RdmaTestLib.Case("SocketImpl.fd follows the switch", App::implFd),
                     new RdmaTestLib.Case("SO_TIMEOUT on read and accept", App::timeouts),
                     new RdmaTestLib.Case("close wakes a blocked read and accept", App::closeWakes),
                     new RdmaTestLib.Case("virtual threads", App::virtualThreads),
@@ -217,6 +222,40 @@ public class RdmaTransparentSockets {
                     assertTrue(isRdma(s), "new Socket(addr, port)");
                     send(peer, s, 5000, 7);
                 }
+            }
+        }
+
+        /*
+         * Code that reflects on SocketImpl.fd (upstream's ImplAccept and
+         * UnreferencedSockets tests) finds the switched socket's descriptor
+         * there, open until the socket is closed.
+         */
+        static void implFd() throws Exception {
+            Field implField = Socket.class.getDeclaredField("impl");
+            implField.setAccessible(true);
+            Field delegateField = Class.forName("java.net.DelegatingSocketImpl").getDeclaredField("delegate");
+            delegateField.setAccessible(true);
+            Field ssImplField = ServerSocket.class.getDeclaredField("impl");
+            ssImplField.setAccessible(true);
+            Field fdField = SocketImpl.class.getDeclaredField("fd");
+            fdField.setAccessible(true);
+            try (ServerSocket ss = new ServerSocket()) {
+                ss.bind(server(0));
+                assertTrue(isRdma(ss), "server switched");
+                FileDescriptor fd = (FileDescriptor) fdField.get(ssImplField.get(ss));
+                assertTrue(fd != null && fd.valid(), "ServerSocket's SocketImpl.fd after the switch: " + fd);
+                Socket s = new Socket();
+                SocketImpl impl = (SocketImpl) delegateField.get(implField.get(s));
+                s.bind(server(0));
+                assertTrue(isRdma(s), "client switched");
+                fd = (FileDescriptor) fdField.get(impl);
+                assertTrue(fd != null && fd.valid(), "Socket's SocketImpl.fd after the switch: " + fd);
+                s.connect(ss.getLocalSocketAddress());
+                try (Socket peer = ss.accept()) {
+                    send(s, peer, 1000, 11);
+                }
+                s.close();
+                assertFalse(fd.valid(), "SocketImpl.fd after close");
             }
         }
 

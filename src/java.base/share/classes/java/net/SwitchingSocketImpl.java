@@ -38,6 +38,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import sun.net.PlatformSocketImpl;
 import sun.nio.ch.DefaultSelectorProvider;
 import sun.nio.ch.NioSocketImpl;
+import sun.nio.ch.SelChImpl;
 import sun.nio.ch.SocketOpsSwitch;
 
 /**
@@ -126,7 +127,7 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
                 throw e;
             }
             platform.close();
-            fd = null;      // the socket is a channel's now
+            fd = ((SelChImpl) s.getChannel()).getFD();   // the channel's socket now
             switched = s;
             return s;
         } finally {
@@ -148,7 +149,7 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
                 throw e;
             }
             platform.close();
-            fd = null;
+            fd = ((SelChImpl) ss.getChannel()).getFD();
             switchedServer = ss;
             return ss;
         } finally {

@@ -24,6 +24,7 @@
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassTransform;
 import java.lang.classfile.CodeTransform;
+import java.lang.classfile.instruction.FieldInstruction;
 import java.lang.classfile.instruction.InvokeInstruction;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
@@ -36,7 +37,8 @@ import java.security.ProtectionDomain;
  * A Java agent for make/scripts/rdma-conformance.sh, which runs upstream's
  * socket tests unchanged over transparent RDMA: it makes
  * {@code InetAddress.getLoopbackAddress()} and {@code getByName(null)}
- * return the address of the RDMA device, its argument, because rdma_cm
+ * return the address of the RDMA device, its argument, and so the loopback
+ * address that NIO connects to in place of the wildcard, because rdma_cm
  * cannot connect to a loopback address over a RoCE device. The tests'
  * other names for the local host ("localhost", the host name) get the same
  * address from the run's jdk.net.hosts.file. Nothing else changes.
@@ -62,6 +64,13 @@ public class LoopbackToRdma {
                     && i.owner().asInternalName().equals("java/net/InetAddressImpl")
                     && i.name().equalsString("loopbackAddress")) {
                 builder.pop().ldc(address).invokestatic(INET_ADDRESS, "ofLiteral", OF_LITERAL);
+            } else if (element instanceof FieldInstruction f
+                    && f.owner().asInternalName().equals("sun/nio/ch/Net")
+                    && f.name().stringValue().matches("INET[46]_LOOPBACK_ADDRESS")
+                    && f.opcode() == java.lang.classfile.Opcode.GETSTATIC) {
+                // Net.inet4LoopbackAddress(), inet6LoopbackAddress(): a
+                // connect to the wildcard address goes there
+                builder.ldc(address).invokestatic(INET_ADDRESS, "ofLiteral", OF_LITERAL);
             } else {
                 builder.with(element);
             }
@@ -70,7 +79,7 @@ public class LoopbackToRdma {
             @Override
             public byte[] transform(Module module, ClassLoader loader, String name, Class<?> redefined,
                                     ProtectionDomain domain, byte[] bytes) {
-                if (!"java/net/InetAddress".equals(name))
+                if (!"java/net/InetAddress".equals(name) && !"sun/nio/ch/Net".equals(name))
                     return null;
                 ClassFile cf = ClassFile.of();
                 return cf.transformClass(cf.parse(bytes), ClassTransform.transformingMethodBodies(calls));
@@ -78,7 +87,7 @@ public class LoopbackToRdma {
         };
         inst.addTransformer(transformer, true);
         try {
-            inst.retransformClasses(InetAddress.class);
+            inst.retransformClasses(InetAddress.class, Class.forName("sun.nio.ch.Net"));
         } finally {
             inst.removeTransformer(transformer);
         }
