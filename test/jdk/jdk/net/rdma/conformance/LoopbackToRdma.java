@@ -23,6 +23,7 @@
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassTransform;
+import java.lang.classfile.Opcode;
 import java.lang.classfile.CodeTransform;
 import java.lang.classfile.instruction.FieldInstruction;
 import java.lang.classfile.instruction.InvokeInstruction;
@@ -67,7 +68,7 @@ public class LoopbackToRdma {
             } else if (element instanceof FieldInstruction f
                     && f.owner().asInternalName().equals("sun/nio/ch/Net")
                     && f.name().stringValue().matches("INET[46]_LOOPBACK_ADDRESS")
-                    && f.opcode() == java.lang.classfile.Opcode.GETSTATIC) {
+                    && f.opcode() == Opcode.GETSTATIC) {
                 // Net.inet4LoopbackAddress(), inet6LoopbackAddress(): a
                 // connect to the wildcard address goes there
                 builder.ldc(address).invokestatic(INET_ADDRESS, "ofLiteral", OF_LITERAL);
