@@ -273,7 +273,12 @@ static jint ioStatus(JNIEnv *env, int err, jboolean reading)
     return throwSocketError(env, err);
 }
 
-void toSockaddr(JNIEnv *env, jbyteArray addr, jint port, struct sockaddr_storage *ss, socklen_t *len)
+/*
+ * An IPv6 address keeps its scope: rdma_cm, as the kernel, refuses a
+ * link-local address without the interface it belongs to.
+ */
+void toSockaddr(JNIEnv *env, jbyteArray addr, jint scope, jint port,
+                struct sockaddr_storage *ss, socklen_t *len)
 {
     jsize n = (*env)->GetArrayLength(env, addr);
     memset(ss, 0, sizeof(*ss));
@@ -287,23 +292,31 @@ void toSockaddr(JNIEnv *env, jbyteArray addr, jint port, struct sockaddr_storage
         struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *) ss;
         sin6->sin6_family = AF_INET6;
         sin6->sin6_port = htons((uint16_t) port);
+        sin6->sin6_scope_id = (uint32_t) scope;
         (*env)->GetByteArrayRegion(env, addr, 0, 16, (jbyte *) &sin6->sin6_addr);
         *len = sizeof(*sin6);
     }
 }
 
-/* Stores the address in out (16 bytes) and returns (length << 16) | port. */
-static jint fromSockaddr(JNIEnv *env, struct sockaddr_storage *ss, jbyteArray out)
+/*
+ * Stores the address in out (16 bytes), and in info its length and port,
+ * (length << 16) | port, and its IPv6 scope (0 for none).
+ */
+static void fromSockaddr(JNIEnv *env, struct sockaddr_storage *ss, jbyteArray out, jintArray info)
 {
+    jint v[2];
     if (ss->ss_family == AF_INET) {
         struct sockaddr_in *sin = (struct sockaddr_in *) ss;
         (*env)->SetByteArrayRegion(env, out, 0, 4, (jbyte *) &sin->sin_addr);
-        return (4 << 16) | ntohs(sin->sin_port);
+        v[0] = (4 << 16) | ntohs(sin->sin_port);
+        v[1] = 0;
     } else {
         struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *) ss;
         (*env)->SetByteArrayRegion(env, out, 0, 16, (jbyte *) &sin6->sin6_addr);
-        return (16 << 16) | ntohs(sin6->sin6_port);
+        v[0] = (16 << 16) | ntohs(sin6->sin6_port);
+        v[1] = (jint) sin6->sin6_scope_id;
     }
+    (*env)->SetIntArrayRegion(env, info, 0, 2, v);
 }
 
 JNIEXPORT jint JNICALL
@@ -321,11 +334,12 @@ Java_jdk_internal_net_rdma_RdmaNet_socket0(JNIEnv *env, jclass cl, jboolean inet
 }
 
 JNIEXPORT void JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_bind0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr, jint port)
+Java_jdk_internal_net_rdma_RdmaNet_bind0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr, jint scope,
+                                         jint port)
 {
     struct sockaddr_storage ss;
     socklen_t len;
-    toSockaddr(env, addr, port, &ss, &len);
+    toSockaddr(env, addr, scope, port, &ss, &len);
     if (p_rbind(fd, (struct sockaddr *) &ss, len) < 0)
         throwBindError(env, errno);
 }
@@ -345,11 +359,12 @@ Java_jdk_internal_net_rdma_RdmaNet_listen0(JNIEnv *env, jclass cl, jint fd, jint
  * it with that thread once more, and rclose removes one registration only.
  */
 JNIEXPORT jint JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_connect0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr, jint port)
+Java_jdk_internal_net_rdma_RdmaNet_connect0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr, jint scope,
+                                            jint port)
 {
     struct sockaddr_storage ss;
     socklen_t len;
-    toSockaddr(env, addr, port, &ss, &len);
+    toSockaddr(env, addr, scope, port, &ss, &len);
     if (p_rconnect(fd, (struct sockaddr *) &ss, len) == 0) {
         nonBlockingEvents(fd);
         return 1;
@@ -404,20 +419,21 @@ Java_jdk_internal_net_rdma_RdmaNet_accept0(JNIEnv *env, jclass cl, jint fd, jbyt
         p_rclose(nfd);
         return throwSocketError(env, err);
     }
-    jint v = fromSockaddr(env, &ss, addr);
-    (*env)->SetIntArrayRegion(env, info, 0, 1, &v);
+    fromSockaddr(env, &ss, addr, info);
     return nfd;
 }
 
-/* Stores the local address in addr; returns (length << 16) | port. */
-JNIEXPORT jint JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_localAddress0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr)
+/* Stores the local address in addr and info, as fromSockaddr does. */
+JNIEXPORT void JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_localAddress0(JNIEnv *env, jclass cl, jint fd, jbyteArray addr,
+                                                 jintArray info)
 {
     struct sockaddr_storage ss;
     socklen_t len = sizeof(ss);
     if (p_rgetsockname(fd, (struct sockaddr *) &ss, &len) < 0)
-        return throwSocketError(env, errno);
-    return fromSockaddr(env, &ss, addr);
+        throwSocketError(env, errno);
+    else
+        fromSockaddr(env, &ss, addr, info);
 }
 
 /*

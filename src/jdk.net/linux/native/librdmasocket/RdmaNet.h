@@ -48,7 +48,8 @@ extern int (*p_rgetsockname)(int, struct sockaddr *, socklen_t *);
 
 /* RdmaNet.c */
 int setNonBlocking(int fd);
-void toSockaddr(JNIEnv *env, jbyteArray addr, jint port, struct sockaddr_storage *ss, socklen_t *len);
+void toSockaddr(JNIEnv *env, jbyteArray addr, jint scope, jint port,
+                struct sockaddr_storage *ss, socklen_t *len);
 
 /* RdmaWorkarounds.c */
 void nonBlockingEvents(int fd);

@@ -199,7 +199,7 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
 {
     struct sockaddr_storage ss;
     socklen_t len;
-    toSockaddr(env, addr, 9, &ss, &len);
+    toSockaddr(env, addr, 0, 9, &ss, &len);
     int done = 0, failed = 0;
     while (done < rounds && failed < connectFailures) {
         int r = connectServiceRound(&ss, len);
@@ -208,7 +208,7 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
         done += r;
         failed += 1 - r;
     }
-    toSockaddr(env, addr, 0, &ss, &len);
+    toSockaddr(env, addr, 0, 0, &ss, &len);
     if (done < rounds && done + acceptServiceRounds(&ss, len, rounds - done) < rounds)
         return JNI_FALSE;
     failed = 0;

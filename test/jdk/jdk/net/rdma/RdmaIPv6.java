@@ -27,8 +27,11 @@
  *          address on the RDMA device's interface, waits until the device
  *          lists it among its GIDs, and then an INET6 server bound to it,
  *          and one bound to ::, each echo 1 MiB to an INET6 client, byte
- *          for byte, with the addresses reported in IPv6 form.  Runs in the
- *          Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          for byte, with the addresses reported in IPv6 form.  So does a
+ *          server bound to the interface's link-local address, which
+ *          rdma_cm accepts only with its scope (the interface), and which
+ *          it reports with that scope.  Runs in the Soft-RoCE guest
+ *          (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaIPv6
@@ -73,9 +76,17 @@ public class RdmaIPv6 {
             // the RDMA core adds the GID from a work queue, after the address
             Utils.waitForCondition(RdmaIPv6::gidListed, Utils.adjustTimeout(10_000), 20);
             assertTrue(gidListed(), ADDR6 + " among the RDMA device's GIDs");
+            // the kernel gives every IPv6 interface one; RoCE lists it as GID 0
+            Inet6Address linkLocal = nif.inetAddresses()
+                    .filter(a -> a instanceof Inet6Address && a.isLinkLocalAddress())
+                    .map(a -> (Inet6Address) a)
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no link-local address on " + nif.getName()));
             RdmaTestLib.runCases(List.of(
                     new RdmaTestLib.Case("INET6 server on " + ADDR6, () -> echo(new InetSocketAddress(addr, 0), addr)),
-                    new RdmaTestLib.Case("INET6 server on ::", () -> echo(new InetSocketAddress(0), addr))));
+                    new RdmaTestLib.Case("INET6 server on ::", () -> echo(new InetSocketAddress(0), addr)),
+                    new RdmaTestLib.Case("INET6 server on the link-local " + linkLocal,
+                            () -> echo(new InetSocketAddress(linkLocal, 0), linkLocal))));
         } finally {
             if (added)
                 RdmaTestLib.ip("-6", "addr", "del", ADDR6 + "/64", "dev", nif.getName());
@@ -113,6 +124,10 @@ public class RdmaIPv6 {
             InetSocketAddress bound = (InetSocketAddress) ssc.getLocalAddress();
             System.out.println("  server bound to " + local + ": " + bound);
             assertTrue(bound.getAddress() instanceof Inet6Address, "the server's address is IPv6: " + bound);
+            // Inet6Address.equals ignores the scope, so it is compared apart
+            int scope = (connectTo instanceof Inet6Address a) ? a.getScopeId() : 0;
+            if (!local.getAddress().isAnyLocalAddress())
+                assertEquals(scope, ((Inet6Address) bound.getAddress()).getScopeId(), "the bound address's scope");
             try (SocketChannel sc = RdmaSockets.openSocketChannel(INET6)) {
                 sc.connect(new InetSocketAddress(connectTo, bound.getPort()));
                 try (SocketChannel peer = ssc.accept()) {
@@ -121,6 +136,10 @@ public class RdmaIPv6 {
                     assertEquals(connectTo, ((InetSocketAddress) sc.getRemoteAddress()).getAddress(), "remote address");
                     assertEquals(connectTo, ((InetSocketAddress) peer.getLocalAddress()).getAddress(),
                             "accepted socket's local address");
+                    assertEquals(scope, ((Inet6Address) ((InetSocketAddress) peer.getLocalAddress()).getAddress())
+                            .getScopeId(), "the accepted socket's local scope");
+                    assertEquals(scope, ((Inet6Address) ((InetSocketAddress) sc.getLocalAddress()).getAddress())
+                            .getScopeId(), "the client's local scope");
                     assertTrue(((InetSocketAddress) peer.getRemoteAddress()).getAddress() instanceof Inet6Address,
                             "the accepted socket's peer is IPv6");
                     RdmaTestLib.echo(sc, peer, 1 << 20, 6);

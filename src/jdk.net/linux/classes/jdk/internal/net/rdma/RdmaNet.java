@@ -27,6 +27,7 @@ package jdk.internal.net.rdma;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 
@@ -161,18 +162,23 @@ final class RdmaNet {
         return false;
     }
 
+    /** The scope of a link-local IPv6 address, which rdma_cm needs; 0 for none. */
+    static int scopeId(InetAddress addr) {
+        return (addr instanceof Inet6Address a) ? a.getScopeId() : 0;
+    }
+
     private static native String init0();
     private static native int libraryVersion0();
     private static native boolean growServiceSets0(byte[] addr, int rounds, int listenRounds,
                                                    int connectFailures);
 
     static native int socket0(boolean inet6) throws IOException;
-    static native void bind0(int fd, byte[] addr, int port) throws IOException;
+    static native void bind0(int fd, byte[] addr, int scope, int port) throws IOException;
     static native void listen0(int fd, int backlog) throws IOException;
-    static native int connect0(int fd, byte[] addr, int port) throws IOException;
+    static native int connect0(int fd, byte[] addr, int scope, int port) throws IOException;
     static native boolean pollConnect0(int fd) throws IOException;
     static native int accept0(int fd, byte[] addr, int[] info) throws IOException;
-    static native int localAddress0(int fd, byte[] addr) throws IOException;
+    static native void localAddress0(int fd, byte[] addr, int[] info) throws IOException;
     static native void shutdown0(int fd, int how) throws IOException;
     static native void setIntOption0(int fd, int opt, int value) throws IOException;
     static native int getIntOption0(int fd, int opt) throws IOException;

@@ -270,7 +270,7 @@ public final class RdmaRules extends SocketOpsSwitch {
                     + e.getMessage());
         }
         try {
-            RdmaNet.bind0(fd, a.getAddress(), 0);
+            RdmaNet.bind0(fd, a.getAddress(), RdmaNet.scopeId(a), 0);
         } catch (IOException e) {
             throw fault(file, line, a.getHostAddress() + " is not an address of an RDMA device"
                     + " (binding an RDMA socket to it failed: " + e.getMessage() + ")");

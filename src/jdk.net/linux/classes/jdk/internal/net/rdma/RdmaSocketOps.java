@@ -33,6 +33,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ProtocolFamily;
 import java.net.SocketAddress;
 import java.net.SocketException;
@@ -270,7 +271,7 @@ final class RdmaSocketOps extends SocketOps {
         throws IOException
     {
         int fdVal = IOUtil.fdVal(fd);
-        RdmaNet.bind0(fdVal, checkAddress(fdVal, family, addr), port);
+        RdmaNet.bind0(fdVal, checkAddress(fdVal, family, addr), RdmaNet.scopeId(addr), port);
     }
 
     @Override
@@ -333,7 +334,7 @@ final class RdmaSocketOps extends SocketOps {
         int fdVal = IOUtil.fdVal(fd);
         byte[] addr = checkAddress(fdVal, family, isa.getAddress());
         checkServiceRoom(1);
-        int n = RdmaNet.connect0(fdVal, addr, isa.getPort());
+        int n = RdmaNet.connect0(fdVal, addr, RdmaNet.scopeId(isa.getAddress()), isa.getPort());
         serviced.add(fdVal);
         if (n <= 0)
             connecting.add(fdVal);
@@ -360,7 +361,7 @@ final class RdmaSocketOps extends SocketOps {
         throws IOException
     {
         byte[] addr = new byte[16];
-        int[] info = new int[1];
+        int[] info = new int[2];
         int n = RdmaNet.accept0(IOUtil.fdVal(fd), addr, info);
         if (n < 0)
             return n;
@@ -370,18 +371,42 @@ final class RdmaSocketOps extends SocketOps {
         try {
             // the accepted socket left the backlog that was counted for it
             checkServiceRoom(0);
-        } catch (SocketException e) {
+            InetSocketAddress remote = toAddress(addr, info);
+            if (unscoped(remote)
+                    && localAddress(newfd).getAddress() instanceof Inet6Address local
+                    && local.getScopedInterface() != null)
+                remote = scoped(remote, local.getScopedInterface());
+            isaa[0] = remote;
+        } catch (IOException e) {
             close(newfd);
             throw e;
         }
-        isaa[0] = toAddress(addr, info[0]);
         return 1;
     }
 
-    private static InetSocketAddress toAddress(byte[] addr, int lengthAndPort) throws IOException {
-        int len = lengthAndPort >>> 16;
-        int port = lengthAndPort & 0xffff;
-        return new InetSocketAddress(InetAddress.getByAddress(Arrays.copyOf(addr, len)), port);
+    /*
+     * rdma_cm reports the addresses of an accepted connection without their
+     * scope.  A link-local one takes the interface that has the local
+     * address as its scope, as a TCP socket's would.
+     */
+    private static boolean unscoped(InetSocketAddress isa) {
+        return isa.getAddress() instanceof Inet6Address a && a.isLinkLocalAddress() && a.getScopeId() == 0;
+    }
+
+    private static InetSocketAddress scoped(InetSocketAddress isa, NetworkInterface nif) throws IOException {
+        byte[] bytes = isa.getAddress().getAddress();
+        return new InetSocketAddress(Inet6Address.getByAddress(null, bytes, nif), isa.getPort());
+    }
+
+    // info is {(length << 16) | port, IPv6 scope id or 0}, as the native side fills it
+    private static InetSocketAddress toAddress(byte[] addr, int[] info) throws IOException {
+        int len = info[0] >>> 16;
+        int port = info[0] & 0xffff;
+        byte[] bytes = Arrays.copyOf(addr, len);
+        InetAddress ia = (len == 16 && info[1] != 0)
+                ? Inet6Address.getByAddress(null, bytes, info[1])
+                : InetAddress.getByAddress(bytes);
+        return new InetSocketAddress(ia, port);
     }
 
     @Override
@@ -465,7 +490,15 @@ final class RdmaSocketOps extends SocketOps {
     @Override
     public InetSocketAddress localAddress(FileDescriptor fd) throws IOException {
         byte[] addr = new byte[16];
-        return toAddress(addr, RdmaNet.localAddress0(IOUtil.fdVal(fd), addr));
+        int[] info = new int[2];
+        RdmaNet.localAddress0(IOUtil.fdVal(fd), addr, info);
+        InetSocketAddress isa = toAddress(addr, info);
+        if (unscoped(isa)) {
+            NetworkInterface nif = NetworkInterface.getByInetAddress(isa.getAddress());
+            if (nif != null)
+                isa = scoped(isa, nif);
+        }
+        return isa;
     }
 
     @Override
