@@ -391,7 +391,12 @@ Java_jdk_internal_net_rdma_RdmaNet_pollConnect0(JNIEnv *env, jclass cl, jint fd)
     socklen_t len = sizeof(err);
     if (p_rgetsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
         err = errno;
-    if (err == 0 && (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) != 0)
+    /*
+     * POLLHUP alone is a connection that was made and that the peer has
+     * since closed: it may still hold the peer's data, and the reads that
+     * follow return it and then end-of-stream, as TCP's would.
+     */
+    if (err == 0 && (pfd.revents & (POLLERR | POLLNVAL)) != 0)
         err = ECONNREFUSED;
     if (err != 0) {
         throwConnectError(env, err);

@@ -34,7 +34,11 @@
  *          interrupt or close, platform and virtual threads, each within
  *          2 s; while such a connect is pending, 16 connects to a live
  *          server on other threads all finish within 2 s and echo their
- *          bytes.  Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          bytes.  A connect that completes while no one looks, to a
+ *          server that writes and closes at once, finishes and reads the
+ *          server's bytes and then end-of-stream, where it used to be
+ *          "Connection refused" and lose them.  Runs in the Soft-RoCE guest
+ *          (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaConnect
@@ -84,6 +88,7 @@ public class RdmaConnect {
                        "dev", "veth0", "nud", "permanent");
         List<RdmaTestLib.Case> cases = new ArrayList<>();
         cases.add(new RdmaTestLib.Case("non-blocking connect through a selector", RdmaConnect::nonBlocking));
+        cases.add(new RdmaTestLib.Case("finishConnect after the peer wrote and closed", RdmaConnect::peerClosedFirst));
         cases.add(new RdmaTestLib.Case("Socket.connect timeout to a peer that never answers", RdmaConnect::timeout));
         for (boolean virtual : new boolean[] { false, true }) {
             String kind = virtual ? " (virtual thread)" : " (platform thread)";
@@ -128,6 +133,30 @@ public class RdmaConnect {
                 assertEquals(sc.getLocalAddress(), peer.getRemoteAddress(), "the accepted channel's peer");
                 RdmaTestLib.echo(sc, peer, 4096, 1);
             }
+        }
+    }
+
+    /*
+     * The handshake completes in librdmacm's service thread while the
+     * client does not poll, the server writes and closes, and only then
+     * does the client finish its connect: rsockets reports that socket as
+     * hung up (POLLHUP), not as refused.
+     */
+    static void peerClosedFirst() throws Exception {
+        byte[] message = RdmaTestLib.message(1000, 7);
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+             SocketChannel sc = client()) {
+            ssc.bind(RdmaTestLib.anyPort());
+            sc.configureBlocking(false);
+            assertFalse(sc.connect(ssc.getLocalAddress()), "a non-blocking connect completed at once");
+            try (SocketChannel peer = ssc.accept()) {
+                RdmaTestLib.writeFully(peer, ByteBuffer.wrap(message));
+            }
+            sc.configureBlocking(true);
+            assertTrue(sc.finishConnect(), "finishConnect after the peer closed");
+            assertEquals(ByteBuffer.wrap(message), RdmaTestLib.readFully(sc, message.length),
+                         "the bytes the peer wrote before it closed");
+            assertEquals(-1, sc.read(ByteBuffer.allocate(1)), "end-of-stream after them");
         }
     }
 
