@@ -30,7 +30,9 @@
  *          options and timeouts set before the switch carry over; reads,
  *          accepts and connects honour SO_TIMEOUT, wake on close, and work
  *          from virtual threads; and the JDK's own HTTP server and
- *          HttpURLConnection, unchanged, talk over RDMA.  The cases run in
+ *          HttpURLConnection, unchanged, talk over RDMA.  A connect to the
+ *          wildcard address goes, as over TCP, to the local host's
+ *          address, and switches when a rule names that.  The cases run in
  *          a JVM started with the options a user would give.
  * @requires os.family == "linux"
  * @library /test/lib
@@ -82,8 +84,13 @@ public class RdmaTransparentSockets {
         Path conf = Path.of("sockets.conf");
         Files.writeString(conf, "bind " + server + " *\nconnect " + server + " *\n");
         Path listing = Path.of("sockets.log");
+        // the local host's name gives the RDMA address, for the wildcard connect
+        Path hosts = Path.of("hosts");
+        Files.writeString(hosts, server + " " + Files.readString(Path.of("/proc/sys/kernel/hostname")).strip()
+                + "\n127.0.0.1 localhost\n");
         OutputAnalyzer out = ProcessTools.executeTestJava(
                 "-Djdk.net.rdma.conf=" + conf.toAbsolutePath(),
+                "-Djdk.net.hosts.file=" + hosts.toAbsolutePath(),
                 "-Djdk.net.rdma.debug=" + listing.toAbsolutePath(),
                 "--add-opens", "java.base/java.net=ALL-UNNAMED",
                 "RdmaTransparentSockets", "app");
@@ -106,6 +113,7 @@ public class RdmaTransparentSockets {
                     new RdmaTestLib.Case("classic sockets switched, bytes both ways", App::echo),
                     new RdmaTestLib.Case("loopback sockets stay TCP", App::tcpStaysTcp),
                     new RdmaTestLib.Case("bind then connect, constructor forms", App::bindThenConnect),
+                    new RdmaTestLib.Case("connect to the wildcard address", App::wildcardConnect),
                     new RdmaTestLib.Case("SocketImpl.fd follows the switch", App::implFd),
                     new RdmaTestLib.Case("SO_TIMEOUT on read and accept", App::timeouts),
                     new RdmaTestLib.Case("close wakes a blocked read and accept", App::closeWakes),
@@ -187,6 +195,20 @@ public class RdmaTransparentSockets {
                         s.shutdownOutput();
                         assertEquals(-1, peer.getInputStream().read(), "EOF after shutdownOutput");
                     }
+                }
+            }
+        }
+
+        static void wildcardConnect() throws Exception {
+            assertEquals(RdmaTestLib.SERVER, InetAddress.getLocalHost(), "the local host's address (hosts file)");
+            try (ServerSocket ss = new ServerSocket(0, 50, RdmaTestLib.SERVER);
+                 Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(ss.getLocalPort()));
+                try (Socket peer = ss.accept()) {
+                    assertTrue(isRdma(s) && isRdma(peer), "a wildcard connect to an RDMA server");
+                    assertEquals(RdmaTestLib.SERVER, s.getInetAddress(), "the connected address");
+                    send(s, peer, 65536, 8);
+                    send(peer, s, 65536, 9);
                 }
             }
         }

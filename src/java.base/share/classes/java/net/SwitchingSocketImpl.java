@@ -201,9 +201,13 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
                 && !server
                 && platform.getLocalPort() == 0
                 && remote instanceof InetSocketAddress isa
-                && !isa.isUnresolved()
-                && ruleMatches(false, isa.getAddress(), isa.getPort())) {
-            s = switchSocket();
+                && !isa.isUnresolved()) {
+            // the platform impl connects a wildcard address to the local
+            // host, so the rules and a switched socket see that address
+            if (isa.getAddress().isAnyLocalAddress())
+                remote = isa = new InetSocketAddress(InetAddress.getLocalHost(), isa.getPort());
+            if (ruleMatches(false, isa.getAddress(), isa.getPort()))
+                s = switchSocket();
         }
         if (s != null) {
             try {
