@@ -35,10 +35,9 @@
  *          2 s; while such a connect is pending, 16 connects to a live
  *          server on other threads all finish within 2 s and echo their
  *          bytes.  A connect that completes while no one looks, to a
- *          server that writes and closes at once, finishes and reads the
- *          server's bytes and then end-of-stream, where it used to be
- *          "Connection refused" and lose them.  Runs in the Soft-RoCE guest
- *          (make/scripts/rdma-guest.sh).
+ *          server that writes and closes at once, finishes, and reads the
+ *          server's bytes and then end-of-stream.  Runs in the Soft-RoCE
+ *          guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaConnect
