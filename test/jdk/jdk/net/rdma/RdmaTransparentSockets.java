@@ -210,6 +210,16 @@ public class RdmaTransparentSockets {
                     send(s, peer, 65536, 8);
                     send(peer, s, 65536, 9);
                 }
+                // switched at bind, before the connect
+                try (Socket bound = new Socket()) {
+                    bound.bind(server(0));
+                    assertTrue(isRdma(bound), "switched at bind");
+                    bound.connect(new InetSocketAddress(ss.getLocalPort()));
+                    try (Socket peer = ss.accept()) {
+                        assertEquals(RdmaTestLib.SERVER, bound.getInetAddress(), "the connected address");
+                        send(bound, peer, 65536, 10);
+                    }
+                }
             }
         }
 

@@ -196,18 +196,21 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
 
     @Override
     protected void connect(SocketAddress remote, int millis) throws IOException {
+        // the platform impl connects a wildcard address to the local host,
+        // so the rules, and a socket switched before or at this connect,
+        // see that address too
+        if (remote instanceof InetSocketAddress isa
+                && !isa.isUnresolved()
+                && isa.getAddress().isAnyLocalAddress())
+            remote = new InetSocketAddress(InetAddress.getLocalHost(), isa.getPort());
         Socket s = switched;
         if (s == null
                 && !server
                 && platform.getLocalPort() == 0
                 && remote instanceof InetSocketAddress isa
-                && !isa.isUnresolved()) {
-            // the platform impl connects a wildcard address to the local
-            // host, so the rules and a switched socket see that address
-            if (isa.getAddress().isAnyLocalAddress())
-                remote = isa = new InetSocketAddress(InetAddress.getLocalHost(), isa.getPort());
-            if (ruleMatches(false, isa.getAddress(), isa.getPort()))
-                s = switchSocket();
+                && !isa.isUnresolved()
+                && ruleMatches(false, isa.getAddress(), isa.getPort())) {
+            s = switchSocket();
         }
         if (s != null) {
             try {
