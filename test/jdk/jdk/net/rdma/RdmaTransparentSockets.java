@@ -28,7 +28,8 @@
  *          new Socket() and new ServerSocket() become RDMA sockets at bind
  *          or connect when a rule matches and stay TCP when none does;
  *          options and timeouts set before the switch carry over; reads,
- *          accepts and connects honour SO_TIMEOUT, wake on close, and work
+ *          accepts and connects honour SO_TIMEOUT, also when several
+ *          threads wait on one socket, wake on close, and work
  *          from virtual threads; and the JDK's own HTTP server and
  *          HttpURLConnection, unchanged, talk over RDMA.  A connect to the
  *          wildcard address goes, as over TCP, to the local host's
@@ -58,6 +59,7 @@ import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -116,6 +118,7 @@ public class RdmaTransparentSockets {
                     new RdmaTestLib.Case("connect to the wildcard address", App::wildcardConnect),
                     new RdmaTestLib.Case("SocketImpl.fd follows the switch", App::implFd),
                     new RdmaTestLib.Case("SO_TIMEOUT on read and accept", App::timeouts),
+                    new RdmaTestLib.Case("concurrent timed reads and accepts", App::concurrentTimeouts),
                     new RdmaTestLib.Case("close wakes a blocked read and accept", App::closeWakes),
                     new RdmaTestLib.Case("virtual threads", App::virtualThreads),
                     new RdmaTestLib.Case("HttpServer and HttpURLConnection", App::http)));
@@ -311,6 +314,57 @@ public class RdmaTransparentSockets {
                         send(peer, s, 1000, 8);
                     }
                 }
+            }
+        }
+
+        // Six virtual threads read, then accept, on one socket with a 1 s
+        // timeout.  Each must time out after about 1 s, as over TCP; a
+        // switched socket reads through the channel's adaptor, which
+        // waited for its lock without a limit, so the last took 6 s.
+        static void concurrentTimeouts() throws Exception {
+            final int waiters = 6, timeout = 1000, bound = timeout + 2500;
+            try (ServerSocket ss = new ServerSocket(0, 50, RdmaTestLib.SERVER);
+                 Socket s = new Socket(RdmaTestLib.SERVER, ss.getLocalPort());
+                 Socket peer = ss.accept()) {
+                assertTrue(isRdma(s) && isRdma(ss), "switched");
+                s.setSoTimeout(timeout);
+                InputStream in = s.getInputStream();
+                timeOutTogether("read", waiters, timeout, bound, () -> in.read());
+                send(peer, s, 1000, 9);     // nothing lost to the timeouts
+                ss.setSoTimeout(timeout);
+                timeOutTogether("accept", waiters, timeout, bound, () -> ss.accept().close());
+            }
+        }
+
+        interface Blocking {
+            void run() throws Exception;
+        }
+
+        static void timeOutTogether(String what, int waiters, long timeout, long bound,
+                                    Blocking op) throws Exception {
+            long start = System.nanoTime();
+            List<CompletableFuture<Long>> results = new ArrayList<>();
+            for (int i = 0; i < waiters; i++) {
+                CompletableFuture<Long> r = new CompletableFuture<>();
+                Thread.startVirtualThread(() -> {
+                    try {
+                        op.run();
+                        r.completeExceptionally(new AssertionError(what + " returned"));
+                    } catch (SocketTimeoutException e) {
+                        r.complete((System.nanoTime() - start) / 1_000_000);
+                    } catch (Throwable e) {
+                        r.completeExceptionally(e);
+                    }
+                });
+                results.add(r);
+            }
+            long[] ms = new long[waiters];
+            for (int i = 0; i < waiters; i++)
+                ms[i] = results.get(i).get(bound + 10_000, TimeUnit.MILLISECONDS);
+            System.out.println(what + " timed out after " + Arrays.toString(ms) + " ms");
+            for (long t : ms) {
+                assertTrue(t >= timeout - 50, what + " gave up early: " + t + " ms");
+                assertTrue(t <= bound, what + " timed out after " + t + " ms, bound " + bound);
             }
         }
 
