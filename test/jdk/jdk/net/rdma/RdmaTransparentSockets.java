@@ -29,7 +29,8 @@
  *          or connect when a rule matches and stay TCP when none does;
  *          options and timeouts set before the switch carry over; reads,
  *          accepts and connects honour SO_TIMEOUT, also when several
- *          threads wait on one socket, wake on close, and work
+ *          threads wait on one socket, wake on close, take interrupts
+ *          as a Socket does (not as a channel), and work
  *          from virtual threads; and the JDK's own HTTP server and
  *          HttpURLConnection, unchanged, talk over RDMA.  A connect to the
  *          wildcard address goes, as over TCP, to the local host's
@@ -120,6 +121,7 @@ public class RdmaTransparentSockets {
                     new RdmaTestLib.Case("SO_TIMEOUT on read and accept", App::timeouts),
                     new RdmaTestLib.Case("concurrent timed reads and accepts", App::concurrentTimeouts),
                     new RdmaTestLib.Case("close wakes a blocked read and accept", App::closeWakes),
+                    new RdmaTestLib.Case("interrupts, as on a Socket", App::interrupts),
                     new RdmaTestLib.Case("virtual threads", App::virtualThreads),
                     new RdmaTestLib.Case("HttpServer and HttpURLConnection", App::http)));
         }
@@ -400,6 +402,72 @@ public class RdmaTransparentSockets {
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> accept.get(10, TimeUnit.SECONDS));
             assertTrue(e.getCause() instanceof SocketException, "accept after close: " + e.getCause());
+        }
+
+        // A Socket's blocking operations on a platform thread ignore an
+        // interrupt (NioSocketImpl), where a channel's close the channel; a
+        // switched socket is a channel's adaptor and must still act as a
+        // Socket.  On a virtual thread an interrupt closes both.
+        static void interrupts() throws Exception {
+            try (ServerSocket ss = new ServerSocket(0, 50, RdmaTestLib.SERVER)) {
+                assertTrue(isRdma(ss), "server socket");
+                // an accept with the status already set times out, the
+                // status stays set and the server socket open
+                ss.setSoTimeout(500);
+                Thread.currentThread().interrupt();
+                try {
+                    assertThrows(SocketTimeoutException.class, ss::accept);
+                    assertTrue(Thread.currentThread().isInterrupted(), "interrupt status kept");
+                } finally {
+                    Thread.interrupted();
+                }
+                ss.setSoTimeout(0);     // and it accepts the next connections
+
+                try (Socket s = new Socket(RdmaTestLib.SERVER, ss.getLocalPort());
+                     Socket peer = ss.accept()) {
+                    // a platform thread interrupted while it waits in read
+                    // goes on waiting, and reads what the peer then sends
+                    byte[] msg = RdmaTestLib.message(100, 11);
+                    CompletableFuture<byte[]> read = new CompletableFuture<>();
+                    Thread t = Thread.ofPlatform().start(() -> {
+                        try {
+                            byte[] got = s.getInputStream().readNBytes(msg.length);
+                            if (!Thread.currentThread().isInterrupted())
+                                throw new AssertionError("interrupt status lost");
+                            read.complete(got);
+                        } catch (Throwable e) {
+                            read.completeExceptionally(e);
+                        }
+                    });
+                    RdmaTestLib.awaitWaiting(t);
+                    // a channel's interrupt hook closes it within interrupt()
+                    t.interrupt();
+                    peer.getOutputStream().write(msg);
+                    assertTrue(Arrays.equals(msg, read.get(10, TimeUnit.SECONDS)), "bytes read after the interrupt");
+                    t.join();
+                }
+
+                try (Socket s = new Socket(RdmaTestLib.SERVER, ss.getLocalPort());
+                     Socket peer = ss.accept()) {
+                    // a virtual thread's interrupt closes the socket
+                    CompletableFuture<Integer> read = new CompletableFuture<>();
+                    Thread t = Thread.ofVirtual().start(() -> {
+                        try {
+                            read.complete(s.getInputStream().read());
+                        } catch (Throwable e) {
+                            read.completeExceptionally(e);
+                        }
+                    });
+                    RdmaTestLib.awaitWaiting(t);
+                    t.interrupt();
+                    ExecutionException e = assertThrows(ExecutionException.class,
+                            () -> read.get(10, TimeUnit.SECONDS));
+                    assertTrue(e.getCause() instanceof SocketException
+                               && "Closed by interrupt".equals(e.getCause().getMessage()),
+                               "virtual thread's read after an interrupt: " + e.getCause());
+                    assertThrows(SocketException.class, () -> s.getInputStream().read());
+                }
+            }
         }
 
         static void virtualThreads() throws Exception {

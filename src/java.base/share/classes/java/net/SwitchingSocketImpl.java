@@ -51,8 +51,10 @@ import sun.nio.ch.SocketOpsSwitch;
  * platform socket is closed and the socket continues as the adaptor of a
  * channel from the default provider, which the same rule switches when it
  * binds or connects. A switched socket so behaves as the sockets of
- * {@code jdk.net.Sockets.openRdmaSocket()} do; a socket that no rule
- * matches keeps NioSocketImpl's behaviour exactly.
+ * {@code jdk.net.Sockets.openRdmaSocket()} do, except that it takes
+ * interrupts as a Socket does, not as a channel: a platform thread's
+ * interrupt leaves it open ({@link SocketOpsSwitch#setUninterruptible}).
+ * A socket that no rule matches keeps NioSocketImpl's behaviour exactly.
  *
  * <p> A server socket binds and listens in one step on a channel, so the
  * switch of a server socket happens at {@link #listen}: {@code
@@ -118,6 +120,7 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
             if (closed)
                 throw new SocketException("Socket closed");
             Socket s = DefaultSelectorProvider.get().openSocketChannel().socket();
+            SocketOpsSwitch.setUninterruptible(s.getChannel());
             try {
                 for (SocketOption<?> name : CARRIED)
                     carry(name, s);
@@ -141,6 +144,7 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
             if (closed)
                 throw new SocketException("Socket closed");
             ServerSocket ss = DefaultSelectorProvider.get().openServerSocketChannel().socket();
+            SocketOpsSwitch.setUninterruptible(ss.getChannel());
             try {
                 ss.setReuseAddress(platform.getOption(StandardSocketOptions.SO_REUSEADDR));
                 ss.setSoTimeout((Integer) platform.getOption(SO_TIMEOUT));
@@ -169,6 +173,7 @@ final class SwitchingSocketImpl extends SocketImpl implements PlatformSocketImpl
                 s.close();
                 throw new SocketException("Socket closed");
             }
+            SocketOpsSwitch.setUninterruptible(s.getChannel());
             switched = s;
         } finally {
             switchLock.unlock();

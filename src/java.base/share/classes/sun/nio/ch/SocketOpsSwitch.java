@@ -30,6 +30,7 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.SocketException;
+import java.nio.channels.Channel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.spi.AbstractSelectableChannel;
 import java.util.function.Consumer;
@@ -108,6 +109,20 @@ public abstract class SocketOpsSwitch {
      */
     public static void register(SocketOpsSwitch sw) {
         registered = sw;
+    }
+
+    /**
+     * Makes a channel that continues a switched {@code java.net.Socket} or
+     * {@code ServerSocket} take interrupts as the socket did: on a platform
+     * thread an interrupt neither ends a blocking operation nor closes it;
+     * on a virtual thread it does both.
+     */
+    public static void setUninterruptible(Channel ch) {
+        if (ch instanceof SocketChannelImpl sc) {
+            sc.setUninterruptible();
+        } else if (ch instanceof ServerSocketChannelImpl ssc) {
+            ssc.setUninterruptible();
+        }
     }
 
     /**

@@ -626,12 +626,19 @@ final class RdmaSocketOps extends SocketOps {
         RdmaPoller p = poller(backlogs.containsKey(fdVal) || connecting.contains(fdVal));
         long start = System.nanoTime();
         boolean woken;
+        // A platform thread waits whatever its interrupt status, as in
+        // poll(2): the interrupt of an interruptible channel closes it, which
+        // wakes the thread, and that of a classic socket's channel must not
+        // end the wait (SocketOpsSwitch.setUninterruptible), nor make every
+        // park return at once.  A virtual thread's interrupt ends the wait.
+        boolean virtual = Thread.currentThread().isVirtual();
+        boolean interrupted = !virtual && Thread.interrupted();
         p.register(fdVal, event);
         try {
             // a close, shutdown or interrupt before the registration did
             // not see it
             if (!ch.isOpen() || shutdowns.contains(key(fdVal, event))
-                    || Thread.currentThread().isInterrupted())
+                    || (virtual && Thread.currentThread().isInterrupted()))
                 return;
             if (nanos > 0) {
                 LockSupport.parkNanos(nanos);
@@ -640,6 +647,8 @@ final class RdmaSocketOps extends SocketOps {
             }
         } finally {
             woken = !p.deregister(fdVal, event);
+            if (interrupted)
+                Thread.currentThread().interrupt();
         }
         if (woken && ch.isOpen() && System.nanoTime() - start < MAX_SPIN_MICROS * 1000L)
             setSpin(fdVal, Math.max(spin * 2, MIN_SPIN_MICROS));
