@@ -32,6 +32,9 @@
  *          slow drain is made by the test hook
  *          jdk.internal.net.rdma.testDrainMillis, since rxe delivers one
  *          device's traffic to itself and a peer cannot vanish in one guest.
+ *          A write or read that starts while the close drains fails as on a
+ *          closed channel, and a selector that flushes the channel's
+ *          cancelled key meanwhile leaves the socket to the close.
  *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @library /test/lib
@@ -40,6 +43,7 @@
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
@@ -83,6 +87,15 @@ public class RdmaCloseDrain {
         }
         cases.add(new RdmaTestLib.Case("close of a channel registered with a selector that is selecting",
                 RdmaCloseDrain::registeredClose));
+        for (Mode mode : Mode.values()) {
+            for (boolean virtual : new boolean[] { false, true }) {
+                String name = "a write and a read on a " + mode.what + " while its close drains, from a "
+                        + (virtual ? "virtual" : "platform") + " thread";
+                cases.add(new RdmaTestLib.Case(name, () -> opsDuringDrain(mode, virtual)));
+            }
+        }
+        cases.add(new RdmaTestLib.Case("a selector's flush of the cancelled key while the close drains",
+                RdmaCloseDrain::flushDuringDrain));
         RdmaTestLib.runCases(cases);
     }
 
@@ -262,6 +275,132 @@ public class RdmaCloseDrain {
         } finally {
             for (AutoCloseable c : open)
                 c.close();
+        }
+    }
+
+    enum Mode {
+        NON_BLOCKING("non-blocking SocketChannel"),
+        BLOCKING("blocking SocketChannel"),
+        SOCKET("Socket");
+
+        final String what;
+
+        Mode(String what) {
+            this.what = what;
+        }
+    }
+
+    /**
+     * A write and a read that start once close has begun, while it drains,
+     * fail as on a closed channel: the drain comes after the channel says
+     * it is closing. Neither may reach the socket: a write would send bytes
+     * after those the close drains (or meet the drained socket's reset), and
+     * a read would see the drained socket's end-of-stream. The peer gets
+     * exactly the bytes written before the close, then EOF.
+     */
+    static void opsDuringDrain(Mode mode, boolean virtual) throws Exception {
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.bind(RdmaTestLib.anyPort());
+            SocketChannel c = Sockets.openRdmaSocketChannel();
+            try (c; SocketChannel peer = connect(ssc, c)) {
+                CompletableFuture<Void> received = receiveAll(peer);
+                RdmaTestLib.writeFully(c, ByteBuffer.wrap(RdmaTestLib.message(SENT, 0)));
+                c.configureBlocking(mode != Mode.NON_BLOCKING);
+                // the streams are got before the close, as a program holds them
+                InputStream in = c.socket().getInputStream();
+                OutputStream out = c.socket().getOutputStream();
+
+                AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
+                Thread closer = start(false, closed, c::close);
+                RdmaTestLib.awaitFrame(closer, "RdmaSocketOps", "delayDrainForTest");
+                assertFalse(c.isOpen(), "isOpen while the close drains");
+
+                AtomicReference<Throwable> wrote = new AtomicReference<>(new AssertionError("not ended"));
+                AtomicReference<Throwable> read = new AtomicReference<>(new AssertionError("not ended"));
+                Thread ops = start(virtual, wrote, () -> {
+                    try {
+                        if (mode == Mode.SOCKET) {
+                            out.write(new byte[] { 1, 2, 3 });
+                            fail("the write returned");
+                        } else {
+                            int n = c.write(ByteBuffer.wrap(new byte[] { 1, 2, 3 }));
+                            fail("the write returned " + n);
+                        }
+                    } finally {
+                        try {
+                            int n = (mode == Mode.SOCKET) ? in.read() : c.read(ByteBuffer.allocate(16));
+                            fail("the read returned " + n);
+                        } catch (Throwable e) {
+                            read.set(e);
+                        }
+                    }
+                });
+                assertTrue(ops.join(Duration.ofMillis(PROMPT_MILLIS)),
+                        "the write and read during the drain did not end within " + PROMPT_MILLIS + " ms");
+                assertTrue(closer.isAlive(), "the close returned before its drain ended");
+                expectClosed(mode, wrote.get(), "the write");
+                expectClosed(mode, read.get(), "the read");
+
+                assertTrue(closer.join(Duration.ofMillis(DRAIN_MILLIS + PROMPT_MILLIS)), "the close did not return");
+                assertNull(closed.get(), "what the close threw");
+                received.get(PROMPT_MILLIS, TimeUnit.MILLISECONDS);
+                RdmaTestLib.log("  write: " + wrote.get() + "; read: " + read.get()
+                        + "; the peer got " + SENT + " bytes, then EOF");
+            }
+        }
+    }
+
+    // what an operation on a closed channel, or on a Socket's stream, throws
+    static void expectClosed(Mode mode, Throwable e, String what) {
+        boolean closed = e instanceof ClosedChannelException
+                || (mode == Mode.SOCKET && e instanceof SocketException
+                        && String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("closed"));
+        if (!closed)
+            fail(what + " during the drain ended with " + e + ", not as on a closed "
+                    + mode.what, e);
+    }
+
+    /**
+     * A selector that flushes the cancelled key of a channel whose close is
+     * draining leaves the socket to the close: it is not closed under the
+     * drain (a peer whose machine has gone would hold the selector for the
+     * transport's retries), and it is closed once the drain ends.
+     */
+    static void flushDuringDrain() throws Exception {
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+             Selector sel = Sockets.openRdmaSelector()) {
+            ssc.bind(RdmaTestLib.anyPort());
+            SocketChannel c = Sockets.openRdmaSocketChannel();
+            try (c; SocketChannel peer = connect(ssc, c)) {
+                CompletableFuture<Void> received = receiveAll(peer);
+                RdmaTestLib.writeFully(c, ByteBuffer.wrap(RdmaTestLib.message(SENT, 0)));
+                c.configureBlocking(false);
+                SelectionKey k = c.register(sel, SelectionKey.OP_READ);
+                assertEquals(0, sel.selectNow(), "channels ready before the close");
+                k.cancel();
+
+                AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
+                Thread closer = start(false, closed, c::close);
+                RdmaTestLib.awaitFrame(closer, "RdmaSocketOps", "delayDrainForTest");
+                int fds = RdmaTestLib.fdCount();
+                long t0 = System.nanoTime();
+                sel.selectNow();
+                long flushMs = millisSince(t0);
+                assertFalse(sel.keys().contains(k), "the cancelled key after selectNow");
+                assertFalse(c.isRegistered(), "isRegistered after the key was flushed");
+                assertEquals(fds, RdmaTestLib.fdCount(), "open file descriptors after the selector"
+                        + " flushed the key, while the close drains");
+                assertTrue(closer.isAlive(), "the close returned before its drain ended");
+
+                assertTrue(closer.join(Duration.ofMillis(DRAIN_MILLIS + PROMPT_MILLIS)), "the close did not return");
+                assertNull(closed.get(), "what the close threw");
+                int after = RdmaTestLib.fdCount();
+                assertLessThan(after, fds, "open file descriptors once the close returned");
+                received.get(PROMPT_MILLIS, TimeUnit.MILLISECONDS);
+                RdmaTestLib.log("  the flush took " + flushMs + " ms and left the socket open ("
+                        + fds + " descriptors); the close closed it (" + after + "); the peer got "
+                        + SENT + " bytes, then EOF");
+            }
         }
     }
 
