@@ -64,6 +64,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -370,18 +371,26 @@ public class RdmaTransparentSockets {
             }
         }
 
+        /**
+         * Starts a thread of builder that completes result with what call
+         * returns or throws.
+         */
+        static <T> Thread start(Thread.Builder builder, CompletableFuture<T> result, Callable<T> call) {
+            return builder.start(() -> {
+                try {
+                    result.complete(call.call());
+                } catch (Throwable e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        }
+
         static void closeWakes() throws Exception {
             try (ServerSocket ss = new ServerSocket(0, 50, RdmaTestLib.SERVER);
                  Socket s = new Socket(RdmaTestLib.SERVER, ss.getLocalPort());
                  Socket peer = ss.accept()) {
                 CompletableFuture<Integer> read = new CompletableFuture<>();
-                Thread t = Thread.ofPlatform().start(() -> {
-                    try {
-                        read.complete(s.getInputStream().read());
-                    } catch (Throwable e) {
-                        read.completeExceptionally(e);
-                    }
-                });
+                Thread t = start(Thread.ofPlatform(), read, () -> s.getInputStream().read());
                 RdmaTestLib.awaitWaiting(t);
                 s.close();
                 ExecutionException e = assertThrows(ExecutionException.class,
@@ -390,13 +399,7 @@ public class RdmaTransparentSockets {
             }
             ServerSocket ss = new ServerSocket(0, 50, RdmaTestLib.SERVER);
             CompletableFuture<Socket> accept = new CompletableFuture<>();
-            Thread t = Thread.ofPlatform().start(() -> {
-                try {
-                    accept.complete(ss.accept());
-                } catch (Throwable e) {
-                    accept.completeExceptionally(e);
-                }
-            });
+            Thread t = start(Thread.ofPlatform(), accept, ss::accept);
             RdmaTestLib.awaitWaiting(t);
             ss.close();
             ExecutionException e = assertThrows(ExecutionException.class,
@@ -429,15 +432,11 @@ public class RdmaTransparentSockets {
                     // goes on waiting, and reads what the peer then sends
                     byte[] msg = RdmaTestLib.message(100, 11);
                     CompletableFuture<byte[]> read = new CompletableFuture<>();
-                    Thread t = Thread.ofPlatform().start(() -> {
-                        try {
-                            byte[] got = s.getInputStream().readNBytes(msg.length);
-                            if (!Thread.currentThread().isInterrupted())
-                                throw new AssertionError("interrupt status lost");
-                            read.complete(got);
-                        } catch (Throwable e) {
-                            read.completeExceptionally(e);
-                        }
+                    Thread t = start(Thread.ofPlatform(), read, () -> {
+                        byte[] got = s.getInputStream().readNBytes(msg.length);
+                        if (!Thread.currentThread().isInterrupted())
+                            throw new AssertionError("interrupt status lost");
+                        return got;
                     });
                     RdmaTestLib.awaitWaiting(t);
                     // a channel's interrupt hook closes it within interrupt()
@@ -451,13 +450,7 @@ public class RdmaTransparentSockets {
                      Socket peer = ss.accept()) {
                     // a virtual thread's interrupt closes the socket
                     CompletableFuture<Integer> read = new CompletableFuture<>();
-                    Thread t = Thread.ofVirtual().start(() -> {
-                        try {
-                            read.complete(s.getInputStream().read());
-                        } catch (Throwable e) {
-                            read.completeExceptionally(e);
-                        }
-                    });
+                    Thread t = start(Thread.ofVirtual(), read, () -> s.getInputStream().read());
                     RdmaTestLib.awaitWaiting(t);
                     t.interrupt();
                     ExecutionException e = assertThrows(ExecutionException.class,
