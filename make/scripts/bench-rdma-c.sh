@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+# DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+#
+# This code is free software; you can redistribute it and/or modify it
+# under the terms of the GNU General Public License version 2 only, as
+# published by the Free Software Foundation.
+#
+# This code is distributed in the hope that it will be useful, but WITHOUT
+# ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+# FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+# version 2 for more details (a copy is included in the LICENSE file that
+# accompanied this code).
+#
+# You should have received a copy of the GNU General Public License version
+# 2 along with this work; if not, write to the Free Software Foundation,
+# Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+#
+# Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+# or visit www.oracle.com if you need additional information or have any
+# questions.
+#
+# The C ping-pong baseline with percentiles, for issue 14's measurement:
+# run in the RDMA guest by
+#
+#   make/scripts/rdma-guest.sh --jdk JDK --after make/scripts/bench-rdma-c.sh --out DIR
+#
+# as root in the chroot, with SERVER_ADDR and OUT in the environment.  It
+# builds test/micro/.../jdk/net/rsocket_pingpong.c with the host's gcc and
+# librdmacm, then runs it at RdmaChannels' sizes over rsockets (blocking,
+# and spinning as rstream does) and over TCP, PINGPONG_REPS times,
+# alternating the order of the transports, and at 1 MiB once more with
+# rstream's 512 KiB socket buffers.  Every run's line goes to
+# $OUT/pingpong.txt; $OUT/pingpong-summary.txt has, per case, the median
+# and range over the runs of each percentile.  Not yet part of
+# make bench-rdma.
+set -u
+: "${PINGPONG_REPS:=5}"
+here=$(cd "$(dirname "$0")" && pwd)
+src=$here/../../test/micro/org/openjdk/bench/jdk/net/rsocket_pingpong.c
+bin=/tmp/rsocket_pingpong
+gcc -O2 -o "$bin" "$src" -lrdmacm || exit 1
+res=$OUT/pingpong.txt
+: > "$res"
+port=19000
+
+pair() {   # ROUNDS SIZE ARGS...
+    local rounds=$1 size=$2 server tries=0 line
+    shift 2
+    port=$((port + 1))
+    "$bin" -s "$SERVER_ADDR" -p "$port" -S "$size" "$@" > /tmp/pingpong.server 2>&1 &
+    server=$!
+    # the server listens a moment after it starts: retry the connect
+    until line=$(timeout 120 "$bin" -c "$SERVER_ADDR" -p "$port" -S "$size" -n "$rounds" \
+                     -w $((rounds / 10)) "$@" 2> /tmp/pingpong.err); do
+        tries=$((tries + 1))
+        if [ "$tries" -ge 30 ] || ! kill -0 "$server" 2>/dev/null; then
+            echo "the client failed ($* size $size): $(cat /tmp/pingpong.err)"
+            kill -9 "$server" 2>/dev/null
+            exit 1
+        fi
+        sleep 0.2
+    done
+    wait "$server"
+    echo "$line $*" | tee -a "$res"
+}
+
+for rep in $(seq "$PINGPONG_REPS"); do
+    if [ $((rep % 2)) = 1 ]; then order="block spin tcp"; else order="tcp spin block"; fi
+    for mode in $order; do
+        case $mode in
+            block) args=(-m block) ;;
+            spin) args=(-m spin) ;;
+            tcp) args=(-T -m block) ;;
+        esac
+        pair 3000 64 "${args[@]}"
+        pair 3000 1024 "${args[@]}"
+        pair 500 32768 "${args[@]}"
+        pair 50 1048576 "${args[@]}"
+        [ "$mode" = tcp ] || pair 50 1048576 "${args[@]}" -B 524288
+    done
+done
+
+# per case (transport, mode, size, buffer option): median (min to max) of
+# p50, p90 and p99 over the runs
+awk '
+    function stat(list,    n, v, i, j, t, med) {
+        n = split(list, v, " ")
+        for (i = 2; i <= n; i++)
+            for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+        med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+        return sprintf("%.1f (%.1f to %.1f)", med, v[1], v[n])
+    }
+    $1 == "pingpong" {
+        key = $2 " " $3 " " $5 " B" ($NF == "524288" ? ", 512 KiB buffers" : "")
+        if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+        p50[key] = p50[key] " " $9; p90[key] = p90[key] " " $11; p99[key] = p99[key] " " $13; runs[key]++
+    }
+    END {
+        print "| case (us per round trip) | runs | p50 | p90 | p99 |"
+        print "|---|---|---|---|---|"
+        for (k = 1; k <= nk; k++)
+            printf "| %s | %d | %s | %s | %s |\n", keys[k], runs[keys[k]], stat(p50[keys[k]]), stat(p90[keys[k]]), stat(p99[keys[k]])
+    }' "$res" > "$OUT/pingpong-summary.txt"
+cat "$OUT/pingpong-summary.txt"
