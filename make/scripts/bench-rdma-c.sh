@@ -29,14 +29,15 @@
 # as root in the chroot, with SERVER_ADDR and OUT in the environment.  It
 # builds test/micro/.../jdk/net/rsocket_pingpong.c with the host's gcc and
 # librdmacm, then runs it at RdmaChannels' sizes over rsockets (blocking,
-# and spinning as rstream does) and over TCP, PINGPONG_REPS times,
+# and spinning as rstream does) and over TCP, 5 times (the guest passes
+# the caller's environment no further than JDK, SERVER_ADDR and OUT),
 # alternating the order of the transports, and at 1 MiB once more with
 # rstream's 512 KiB socket buffers.  Every run's line goes to
 # $OUT/pingpong.txt; $OUT/pingpong-summary.txt has, per case, the median
 # and range over the runs of each percentile.  Not yet part of
 # make bench-rdma.
 set -u
-: "${PINGPONG_REPS:=5}"
+reps=5
 here=$(cd "$(dirname "$0")" && pwd)
 src=$here/../../test/micro/org/openjdk/bench/jdk/net/rsocket_pingpong.c
 bin=/tmp/rsocket_pingpong
@@ -66,7 +67,7 @@ pair() {   # ROUNDS SIZE ARGS...
     echo "$line $*" | tee -a "$res"
 }
 
-for rep in $(seq "$PINGPONG_REPS"); do
+for rep in $(seq "$reps"); do
     if [ $((rep % 2)) = 1 ]; then order="block spin tcp"; else order="tcp spin block"; fi
     for mode in $order; do
         case $mode in
