@@ -179,7 +179,7 @@ final class RdmaNet {
     static native boolean pollConnect0(int fd) throws IOException;
     static native int accept0(int fd, byte[] addr, int[] info) throws IOException;
     static native void localAddress0(int fd, byte[] addr, int[] info) throws IOException;
-    static native void shutdown0(int fd, int how) throws IOException;
+    static native void shutdown0(int fd, int how, long call) throws IOException;
     static native void setIntOption0(int fd, int opt, int value) throws IOException;
     static native int getIntOption0(int fd, int opt) throws IOException;
     static native int read0(int fd, long address, int len) throws IOException;
@@ -187,6 +187,7 @@ final class RdmaNet {
     static native long readv0(int fd, long address, int cnt) throws IOException;
     static native int write0(int fd, long address, int len) throws IOException;
     static native long writev0(int fd, long address, int cnt) throws IOException;
-    static native void close0(int fd);
+    static native void close0(int fd, long call);
+    static native boolean abort0(int fd, long call);
     static native int pollArray0(long address, int nfds, int timeout, int capMillis) throws IOException;
 }

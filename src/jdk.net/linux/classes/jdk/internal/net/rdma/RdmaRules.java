@@ -275,7 +275,7 @@ public final class RdmaRules extends SocketOpsSwitch {
             throw fault(file, line, a.getHostAddress() + " is not an address of an RDMA device"
                     + " (binding an RDMA socket to it failed: " + e.getMessage() + ")");
         } finally {
-            RdmaNet.close0(fd);
+            RdmaNet.close0(fd, 0);
         }
     }
 

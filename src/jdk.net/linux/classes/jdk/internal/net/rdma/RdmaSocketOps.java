@@ -128,6 +128,11 @@ final class RdmaSocketOps extends SocketOps {
     // IPv4 rsockets that replaced a platform socket of an INET6 channel
     private final Set<Integer> inet4 = ConcurrentHashMap.newKeySet();
 
+    // connected sockets shut down in both directions (drained), and those
+    // where a shutdown had its wait for the peer ended (boundedShutdown)
+    private final Set<Integer> drained = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> undelivered = ConcurrentHashMap.newKeySet();
+
     // SO_LINGER values, emulated (rsockets keeps no linger time)
     private final ConcurrentHashMap<Integer, Integer> lingers = new ConcurrentHashMap<>();
 
@@ -220,7 +225,7 @@ final class RdmaSocketOps extends SocketOps {
                 setSocketOption(rfd, e.getKey(), e.getValue());
         } catch (IOException | RuntimeException e) {
             lingers.remove(n);
-            RdmaNet.close0(n);
+            RdmaNet.close0(n, 0);
             throw e;
         }
         try {
@@ -425,22 +430,41 @@ final class RdmaSocketOps extends SocketOps {
      * connection failed.  Both run in application threads, never on a
      * thread of their own: librdmacm then frees in the thread that
      * allocated, and resident memory stays flat over open/close cycles
-     * (RdmaLeak).  A shutdownInput or shutdownOutput still drains under the
+     * (RdmaLeak).  A peer that does not read could make either wait for
+     * good: RdmaCloseWatchdog bounds them, and only a socket whose sends
+     * that peer has not all taken is closed in a thread of its own.  A shutdownInput or shutdownOutput still drains under the
      * channel's state lock.  The poller leaves the socket out while it
      * drains, so that it never waits behind the drain in rpoll.
      */
     @Override
     public void shutdown(FileDescriptor fd, int how) throws IOException {
         int fdVal = IOUtil.fdVal(fd);
+        // both directions are shut down already, and another rshutdown
+        // would wait for the peer again
+        if (drained.contains(fdVal))
+            return;
         RdmaPoller p = poller;
         if (p != null)
             p.exclude(fdVal);
         try {
-            RdmaNet.shutdown0(fdVal, how);
+            boundedShutdown(fdVal, how);
         } finally {
             if (p != null)
                 p.include(fdVal);
         }
+    }
+
+    /*
+     * rshutdown, its wait for the peer bounded (RdmaCloseWatchdog).  When
+     * the wait was ended, sends may still be queued for a peer that does
+     * not read: the socket is then closed in the background (close).
+     */
+    private void boundedShutdown(int fdVal, int how) throws IOException {
+        if (how == SHUT_RDWR)
+            drained.add(fdVal);
+        if (RdmaCloseWatchdog.run(fdVal, RdmaCloseWatchdog.BOUND_MILLIS,
+                                  call -> RdmaNet.shutdown0(fdVal, how, call)))
+            undelivered.add(fdVal);
     }
 
     @Override
@@ -734,10 +758,39 @@ final class RdmaSocketOps extends SocketOps {
             if (p != null)
                 p.retire(fdVal);
             delayDrainForTest(fdVal);
-            RdmaNet.close0(fdVal);
-            // counted against the service's room until rclose removed it
-            serviced.remove(fdVal);
-            testDrained.remove(fdVal);
+            Runnable closed = () -> {
+                // counted against the service's room until rclose removed it
+                serviced.remove(fdVal);
+                testDrained.remove(fdVal);
+            };
+            if (!serviced.contains(fdVal)) {
+                drained.remove(fdVal);
+                undelivered.remove(fdVal);
+                RdmaNet.close0(fdVal, 0);
+                closed.run();
+                return;
+            }
+            // A connected socket is drained first, here if its channel did
+            // not (a Cleaner's close); rclose shuts it down again, which
+            // waits as the drain does.  Once every send is delivered, ending
+            // that wait loses nothing; otherwise the rclose waits for the
+            // peer in the background, as a TCP close leaves the kernel to
+            // deliver what the peer has not taken.
+            if (!drained.contains(fdVal)) {
+                try {
+                    boundedShutdown(fdVal, SHUT_RDWR);
+                } catch (IOException e) {
+                    // a failed connection: nothing waits to be delivered
+                }
+            }
+            drained.remove(fdVal);
+            if (undelivered.remove(fdVal)) {
+                RdmaCloseWatchdog.closeInBackground(fdVal, closed);
+            } else {
+                RdmaCloseWatchdog.run(fdVal, RdmaCloseWatchdog.BOUND_MILLIS,
+                                      call -> RdmaNet.close0(fdVal, call));
+                closed.run();
+            }
         };
         cleanables.put(fdVal, CLEANER.register(fd, closer));
     }
