@@ -34,17 +34,20 @@
 # alternating the order of the transports, and at 1 MiB once more with
 # rstream's 512 KiB socket buffers.  Every run's line goes to
 # $OUT/pingpong.txt; $OUT/pingpong-summary.txt has, per case, the median
-# and range over the runs of each percentile.  Not yet part of
-# make bench-rdma.
+# and range over the runs of each percentile.  bench-rdma-pingpong.sh runs
+# it one repetition at a time, between the Java runs: PINGPONG_REPS (5)
+# repetitions from number PINGPONG_FIRST (1; the results file is emptied
+# at 1, and the order of the transports alternates with the number).
 set -u
-reps=5
+reps=${PINGPONG_REPS:-5}
+first=${PINGPONG_FIRST:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$here/../../test/micro/org/openjdk/bench/jdk/net/rsocket_pingpong.c
 bin=/tmp/rsocket_pingpong
-gcc -O2 -o "$bin" "$src" -lrdmacm || exit 1
+[ -x "$bin" ] && [ "$bin" -nt "$src" ] || gcc -O2 -o "$bin" "$src" -lrdmacm || exit 1
 res=$OUT/pingpong.txt
-: > "$res"
-port=19000
+[ "$first" != 1 ] || : > "$res"
+port=$((19000 + 100 * first))
 
 pair() {   # ROUNDS SIZE ARGS...
     local rounds=$1 size=$2 server tries=0 line
@@ -67,7 +70,7 @@ pair() {   # ROUNDS SIZE ARGS...
     echo "$line $*" | tee -a "$res"
 }
 
-for rep in $(seq "$reps"); do
+for rep in $(seq "$first" $((first + reps - 1))); do
     if [ $((rep % 2)) = 1 ]; then order="block spin tcp"; else order="tcp spin block"; fi
     for mode in $order; do
         case $mode in

@@ -99,19 +99,6 @@ public class RdmaCloseDrain {
         RdmaTestLib.runCases(cases);
     }
 
-    /** Runs task in a new thread and records what it threw, or null. */
-    static Thread start(boolean virtual, AtomicReference<Throwable> outcome, Utils.ThrowingRunnable task) {
-        Runnable r = () -> {
-            try {
-                task.run();
-                outcome.set(null);
-            } catch (Throwable e) {
-                outcome.set(e);
-            }
-        };
-        return virtual ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r);
-    }
-
     /**
      * Reads the peer's end until EOF and checks that it got exactly the
      * SENT bytes of the test stream.
@@ -145,7 +132,7 @@ public class RdmaCloseDrain {
 
                 // a reader blocked on the channel: the peer never sends
                 AtomicReference<Throwable> read = new AtomicReference<>(new AssertionError("not ended"));
-                Thread reader = start(false, read, () -> {
+                Thread reader = RdmaTestLib.start(false, read, () -> {
                     if (classic) {
                         InputStream in = s.getInputStream();
                         in.read();
@@ -158,7 +145,7 @@ public class RdmaCloseDrain {
 
                 AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
                 long t0 = System.nanoTime();
-                Thread closer = start(virtual, closed, classic ? s::close : c::close);
+                Thread closer = RdmaTestLib.start(virtual, closed, classic ? s::close : c::close);
 
                 // the reader is woken while the close drains
                 assertTrue(reader.join(Duration.ofMillis(PROMPT_MILLIS)),
@@ -217,7 +204,7 @@ public class RdmaCloseDrain {
             // selects until told to stop
             CompletableFuture<Long> c2Readable = new CompletableFuture<>();
             AtomicReference<Throwable> selected = new AtomicReference<>(new AssertionError("not ended"));
-            Thread selector = start(false, selected, () -> {
+            Thread selector = RdmaTestLib.start(false, selected, () -> {
                 while (!Thread.currentThread().isInterrupted() && sel.isOpen()) {
                     sel.select(key -> {
                         if (key == k2 && key.isReadable()) {
@@ -231,7 +218,7 @@ public class RdmaCloseDrain {
 
             AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
             long t0 = System.nanoTime();
-            Thread closer = start(false, closed, c1::close);
+            Thread closer = RdmaTestLib.start(false, closed, c1::close);
             // the close is draining; the selector selects on
             RdmaTestLib.awaitFrame(closer, "RdmaSocketOps", "delayDrainForTest");
             long t1 = System.nanoTime();
@@ -311,13 +298,13 @@ public class RdmaCloseDrain {
                 OutputStream out = c.socket().getOutputStream();
 
                 AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
-                Thread closer = start(false, closed, c::close);
+                Thread closer = RdmaTestLib.start(false, closed, c::close);
                 RdmaTestLib.awaitFrame(closer, "RdmaSocketOps", "delayDrainForTest");
                 assertFalse(c.isOpen(), "isOpen while the close drains");
 
                 AtomicReference<Throwable> wrote = new AtomicReference<>(new AssertionError("not ended"));
                 AtomicReference<Throwable> read = new AtomicReference<>(new AssertionError("not ended"));
-                Thread ops = start(virtual, wrote, () -> {
+                Thread ops = RdmaTestLib.start(virtual, wrote, () -> {
                     try {
                         if (mode == Mode.SOCKET) {
                             out.write(new byte[] { 1, 2, 3 });
@@ -380,7 +367,7 @@ public class RdmaCloseDrain {
                 k.cancel();
 
                 AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
-                Thread closer = start(false, closed, c::close);
+                Thread closer = RdmaTestLib.start(false, closed, c::close);
                 RdmaTestLib.awaitFrame(closer, "RdmaSocketOps", "delayDrainForTest");
                 int fds = RdmaTestLib.fdCount();
                 long t0 = System.nanoTime();

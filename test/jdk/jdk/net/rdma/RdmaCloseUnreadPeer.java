@@ -144,24 +144,11 @@ public class RdmaCloseUnreadPeer {
         got.get(Utils.adjustTimeout(5_000), TimeUnit.MILLISECONDS);
     }
 
-    /** Runs task in a new thread and records what it threw, or null. */
-    static Thread start(boolean virtual, AtomicReference<Throwable> outcome, Utils.ThrowingRunnable task) {
-        Runnable r = () -> {
-            try {
-                task.run();
-                outcome.set(null);
-            } catch (Throwable e) {
-                outcome.set(e);
-            }
-        };
-        return virtual ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r);
-    }
-
     /** Runs task in a thread and fails unless it returns, normally, within RETURN_MILLIS. */
     static long bounded(String what, boolean virtual, Utils.ThrowingRunnable task) throws Exception {
         AtomicReference<Throwable> outcome = new AtomicReference<>(new AssertionError("not ended"));
         long t0 = System.nanoTime();
-        Thread t = start(virtual, outcome, task);
+        Thread t = RdmaTestLib.start(virtual, outcome, task);
         assertTrue(t.join(Duration.ofMillis(RETURN_MILLIS)),
                 what + " did not return within " + RETURN_MILLIS + " ms");
         assertNull(outcome.get(), "what " + what + " threw");
@@ -193,7 +180,7 @@ public class RdmaCloseUnreadPeer {
                 c.configureBlocking(true);
                 // a writer blocked for want of the peer's buffers
                 AtomicReference<Throwable> wrote = new AtomicReference<>(new AssertionError("not ended"));
-                Thread writer = start(false, wrote, () -> {
+                Thread writer = RdmaTestLib.start(false, wrote, () -> {
                     OutputStream out = s.getOutputStream();
                     out.write(RdmaTestLib.message(CHUNK, sent));
                     throw new AssertionError("a write to a peer that does not read returned");

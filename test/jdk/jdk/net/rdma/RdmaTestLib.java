@@ -202,6 +202,23 @@ public final class RdmaTestLib {
         throw new AssertionError("no " + field + " in /proc/self/status");
     }
 
+    /**
+     * Starts task in a new virtual or platform thread, which sets outcome
+     * to what the task threw, or to null when it returns.
+     */
+    public static Thread start(boolean virtual, AtomicReference<Throwable> outcome,
+                               Utils.ThrowingRunnable task) {
+        Runnable r = () -> {
+            try {
+                task.run();
+                outcome.set(null);
+            } catch (Throwable e) {
+                outcome.set(e);
+            }
+        };
+        return virtual ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r);
+    }
+
     /** How long a thread may take to reach a wait, in milliseconds. */
     static final long REACH_MILLIS = Utils.adjustTimeout(10_000);
 

@@ -76,8 +76,6 @@ final class RdmaCloseWatchdog {
             return t;
         });
         TIMER.setRemoveOnCancelPolicy(true);
-        TIMER.setKeepAliveTime(10, TimeUnit.SECONDS);
-        TIMER.allowCoreThreadTimeOut(true);
     }
 
     /** A native call that can be told apart from others by its number. */

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+# DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+#
+# This code is free software; you can redistribute it and/or modify it
+# under the terms of the GNU General Public License version 2 only, as
+# published by the Free Software Foundation.
+#
+# This code is distributed in the hope that it will be useful, but WITHOUT
+# ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+# FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+# version 2 for more details (a copy is included in the LICENSE file that
+# accompanied this code).
+#
+# You should have received a copy of the GNU General Public License version
+# 2 along with this work; if not, write to the Free Software Foundation,
+# Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+#
+# Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+# or visit www.oracle.com if you need additional information or have any
+# questions.
+#
+# Java's ping-pong against C's, alternating in one boot of the Soft-RoCE
+# guest (make bench-rdma-pingpong):
+#
+#   bench-rdma-pingpong.sh CONF_DIR JMH_DIR
+#
+# On the host it builds the JMH jar of RdmaChannels, starts the guest with
+# this script as the --after script, and prints the table (also in
+# build/bench-rdma-pingpong/results.md).  In the guest (SERVER_ADDR set)
+# it runs PINGPONG_REPS (5) repetitions, each one JMH fork of every
+# pingPong case (4 sizes, RDMA and TCP; SampleTime, so every round trip
+# is sampled) and one run of the C client of bench-rdma-c.sh at the same
+# sizes; odd repetitions run Java first, even ones C first.  The table
+# gives, per size and percentile, the median over the repetitions and
+# their range, and the ratio of the medians.
+set -u
+
+if [ -n "${SERVER_ADDR:-}" ]; then
+    here=$(cd "$(dirname "$0")" && pwd)
+    reps=${PINGPONG_REPS:-5}
+    java_side() {
+        "$JDK/bin/java" -jar "$OUT/benchmarks.jar" 'RdmaChannels\.pingPong$' -f 1 -foe true \
+            -jvmArgsAppend "-Drdio.rdma.server=$SERVER_ADDR" \
+            -rf csv -rff "$OUT/jmh-$1.csv" > "$OUT/jmh-$1.log" 2>&1 ||
+            { echo "JMH failed in repetition $1: $(tail -n 3 "$OUT/jmh-$1.log")"; exit 1; }
+        echo "repetition $1: Java done"
+    }
+    c_side() {
+        PINGPONG_REPS=1 PINGPONG_FIRST=$1 bash "$here/bench-rdma-c.sh" > "$OUT/c-$1.log" 2>&1 ||
+            { echo "the C client failed in repetition $1: $(tail -n 3 "$OUT/c-$1.log")"; exit 1; }
+        echo "repetition $1: C done"
+    }
+    rm -f "$OUT"/jmh-*.csv "$OUT"/jmh-*.log "$OUT"/c-*.log
+    for rep in $(seq "$reps"); do
+        if [ $((rep % 2)) = 1 ]; then java_side "$rep"; c_side "$rep"; else c_side "$rep"; java_side "$rep"; fi
+    done
+    exit 0
+fi
+
+. "$(dirname "$0")/common.sh"
+conf=${1:?usage: bench-rdma-pingpong.sh CONF_DIR JMH_DIR}
+jmh=${2:?usage: bench-rdma-pingpong.sh CONF_DIR JMH_DIR}
+conf=$(cd "$conf" && pwd) || die "no $1"
+jmh=$(cd "$jmh" && pwd) || die "no $2"
+jdk=$conf/images/jdk
+out=$RDIO_BUILD/bench-rdma-pingpong
+[ -x "$jdk/bin/java" ] || die "no JDK image at $jdk: run make images first"
+mkdir -p "$out/guest"
+jar=$RDIO_BUILD/bench-rdma/benchmarks.jar
+mkdir -p "$(dirname "$jar")"
+build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/jdk/net/RdmaChannels.java"
+cp "$jar" "$out/guest/benchmarks.jar"
+"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --after "$RDIO_TOP/make/scripts/bench-rdma-pingpong.sh" \
+    --out "$out/guest" || die "the run in the guest failed (see $out/guest/after.log)"
+
+# JMH's CSV has a row per percentile (pingPong:p0.50) with the size and
+# transport in its last columns; the C client's lines are "pingpong
+# TRANSPORT MODE size SIZE rounds N p50 X p90 Y p99 Z mean M us ARGS".
+awk -F, '
+    function unq(s) { gsub(/"/, "", s); return s }
+    function add(k, v) { vals[k] = vals[k] " " v; n[k]++ }
+    function med(k,    c, v, i, j, t) {
+        c = split(vals[k], v, " ")
+        for (i = 2; i <= c; i++)
+            for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+        lo[k] = v[1]; hi[k] = v[c]
+        return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
+    }
+    function cell(k,    m) {
+        if (!(k in vals)) return "n/a"
+        m = med(k); mid[k] = m
+        spread = (m > 0) ? (hi[k] - lo[k]) / m : 0
+        if (spread > worst[pct]) worst[pct] = spread
+        return sprintf("%.1f (%.1f to %.1f)", m, lo[k], hi[k])
+    }
+    function ratio(a, b) { return (mid[a] > 0 && mid[b] > 0) ? sprintf("%.2f", mid[a] / mid[b]) : "n/a" }
+    FNR == 1 && FILENAME ~ /\.csv$/ { for (i = 1; i <= NF; i++) col[unq($i)] = i; next }
+    FILENAME ~ /\.csv$/ {
+        sub(/\r$/, "")
+        b = unq($col["Benchmark"])
+        if (b ~ /pingPong:p0\.(50|90|99)$/)
+            add("java " unq($col["Param: transport"]) " " unq($col["Param: size"]) " p" substr(b, length(b) - 1), unq($col["Score"]))
+        next
+    }
+    {
+        m = split($0, f, " ")
+        if (f[1] == "pingpong" && f[m] != "524288")
+            for (i = 9; i <= 13; i += 2) add("c " f[2] " " f[3] " " f[5] " " f[i - 1], f[i])
+    }
+    END {
+        print "| size | percentile | Java RDMA (us) | C RDMA, blocking | C RDMA, spinning (as rstream) | Java/C blocking | Java/C spinning | Java TCP | C TCP | Java/C TCP |"
+        print "|---|---|---|---|---|---|---|---|---|---|"
+        split("64 1024 32768 1048576", sizes, " ")
+        for (s = 1; s <= 4; s++) {
+            for (q = 1; q <= 3; q++) {
+                pct = (q == 1) ? "p50" : (q == 2) ? "p90" : "p99"; z = sizes[s]
+                jr = "java rdma " z " " pct; cb = "c rdma block " z " " pct; cs = "c rdma spin " z " " pct
+                jt = "java tcp " z " " pct; ct = "c tcp block " z " " pct
+                printf "| %s B | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", z, pct, cell(jr), cell(cb), cell(cs), ratio(jr, cb), ratio(jr, cs), cell(jt), cell(ct), ratio(jt, ct)
+            }
+        }
+        printf "\nRepetitions: %d of each side. The widest range of a cell, as a share of its median: p50 %.0f %%, p90 %.0f %%, p99 %.0f %%.\n", n["java rdma 64 p50"], 100 * worst["p50"], 100 * worst["p90"], 100 * worst["p99"]
+    }' "$out"/guest/jmh-*.csv "$out/guest/pingpong.txt" > "$out/results.md" || die "no table (see above)"
+cat "$out/results.md"
