@@ -27,8 +27,8 @@
  *          reading returns within seconds, and the peer, when it reads
  *          again, gets every byte written before the close, then EOF.  The
  *          writes use up the peer's posted receive buffers, so rsockets'
- *          disconnect message finds none, and the close, or a
- *          shutdownOutput, waited for it until the peer read.  Covers a
+ *          disconnect message finds none, and rshutdown and rclose wait
+ *          for its delivery until the peer reads, unless bounded.  Covers a
  *          non-blocking and a blocking channel and a Socket with a blocked
  *          writer, closed by a platform and a virtual thread, a
  *          shutdownOutput, and a channel registered with a selector, whose

@@ -432,9 +432,10 @@ final class RdmaSocketOps extends SocketOps {
      * allocated, and resident memory stays flat over open/close cycles
      * (RdmaLeak).  A peer that does not read could make either wait for
      * good: RdmaCloseWatchdog bounds them, and only a socket whose sends
-     * that peer has not all taken is closed in a thread of its own.  A shutdownInput or shutdownOutput still drains under the
-     * channel's state lock.  The poller leaves the socket out while it
-     * drains, so that it never waits behind the drain in rpoll.
+     * that peer has not all taken is closed in a thread of its own.  A
+     * shutdownInput or shutdownOutput still drains under the channel's
+     * state lock.  The poller leaves the socket out while it drains, so
+     * that it never waits behind the drain in rpoll.
      */
     @Override
     public void shutdown(FileDescriptor fd, int how) throws IOException {
