@@ -28,8 +28,9 @@
 #
 # as root in the chroot, with SERVER_ADDR and OUT in the environment.  It
 # builds test/micro/.../jdk/net/rsocket_pingpong.c with the host's gcc and
-# librdmacm, then runs it at RdmaChannels' sizes over rsockets (blocking,
-# and spinning as rstream does) and over TCP, 5 times (the guest passes
+# librdmacm, then runs it at RdmaChannels' sizes over rsockets (blocking;
+# spinning, as rstream does; and non-blocking calls with rpoll, the way
+# Java's channels wait) and over TCP, 5 times (the guest passes
 # the caller's environment no further than JDK, SERVER_ADDR and OUT),
 # alternating the order of the transports, and at 1 MiB once more with
 # rstream's 512 KiB socket buffers.  Every run's line goes to
@@ -71,11 +72,12 @@ pair() {   # ROUNDS SIZE ARGS...
 }
 
 for rep in $(seq "$first" $((first + reps - 1))); do
-    if [ $((rep % 2)) = 1 ]; then order="block spin tcp"; else order="tcp spin block"; fi
+    if [ $((rep % 2)) = 1 ]; then order="block spin poll tcp"; else order="tcp poll spin block"; fi
     for mode in $order; do
         case $mode in
             block) args=(-m block) ;;
             spin) args=(-m spin) ;;
+            poll) args=(-m poll) ;;
             tcp) args=(-T -m block) ;;
         esac
         pair 3000 64 "${args[@]}"

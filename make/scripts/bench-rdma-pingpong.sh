@@ -32,7 +32,8 @@
 # it runs PINGPONG_REPS (5) repetitions, each one JMH fork of every
 # pingPong case (4 sizes, RDMA and TCP; SampleTime, so every round trip
 # is sampled) and one run of the C client of bench-rdma-c.sh at the same
-# sizes; odd repetitions run Java first, even ones C first.  The table
+# sizes (blocking, rpoll and spinning over rsockets, and TCP); odd
+# repetitions run Java first, even ones C first.  The table
 # gives, per size and percentile, the median over the repetitions and
 # their range, and the ratio of the medians.
 set -u
@@ -108,27 +109,27 @@ awk -F, '
             for (i = 9; i <= 13; i += 2) add("c " f[2] " " f[3] " " f[5] " " f[i - 1], f[i])
     }
     END {
-        print "| size | percentile | Java RDMA (us) | C RDMA, blocking | C RDMA, spinning (as rstream) | Java/C blocking | Java/C spinning | Java TCP | C TCP | Java/C TCP |"
-        print "|---|---|---|---|---|---|---|---|---|---|"
+        print "| size | percentile | Java RDMA (us) | C RDMA, blocking | C RDMA, rpoll | C RDMA, spinning (as rstream) | Java/C blocking | Java/C rpoll | Java/C spinning | Java TCP | C TCP | Java/C TCP |"
+        print "|---|---|---|---|---|---|---|---|---|---|---|---|"
         split("64 1024 32768 1048576", sizes, " ")
         for (s = 1; s <= 4; s++) {
             for (q = 1; q <= 3; q++) {
                 pct = (q == 1) ? "p50" : (q == 2) ? "p90" : "p99"; z = sizes[s]
                 jr = "java rdma " z " " pct; cb = "c rdma block " z " " pct; cs = "c rdma spin " z " " pct
-                jt = "java tcp " z " " pct; ct = "c tcp block " z " " pct
-                printf "| %s B | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", z, pct, cell(jr), cell(cb), cell(cs), ratio(jr, cb), ratio(jr, cs), cell(jt), cell(ct), ratio(jt, ct)
+                cp = "c rdma poll " z " " pct; jt = "java tcp " z " " pct; ct = "c tcp block " z " " pct
+                printf "| %s B | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", z, pct, cell(jr), cell(cb), cell(cp), cell(cs), ratio(jr, cb), ratio(jr, cp), ratio(jr, cs), cell(jt), cell(ct), ratio(jt, ct)
             }
         }
         # Resolution: the range of the p50 of each side over the repetitions, as
         # a share of its median.  Two sides whose ranges do not overlap
         # differ in every one of the alternating repetitions.
         printf "\nThe range of p50 over the %d repetitions, as a share of its median:\n\n", n["java rdma 64 p50"]
-        print "| size | Java RDMA | C RDMA, blocking | C RDMA, spinning | Java TCP | C TCP |"
-        print "|---|---|---|---|---|---|"
+        print "| size | Java RDMA | C RDMA, blocking | C RDMA, rpoll | C RDMA, spinning | Java TCP | C TCP |"
+        print "|---|---|---|---|---|---|---|"
         for (s = 1; s <= 4; s++) {
             z = sizes[s]; line = "| " z " B"
-            split("java rdma|c rdma block|c rdma spin|java tcp|c tcp block", sides, "|")
-            for (k = 1; k <= 5; k++) {
+            split("java rdma|c rdma block|c rdma poll|c rdma spin|java tcp|c tcp block", sides, "|")
+            for (k = 1; k <= 6; k++) {
                 key = sides[k] " " z " p50"
                 line = line sprintf(" | %s", (mid[key] > 0) ? sprintf("%.0f %%", 100 * (hi[key] - lo[key]) / mid[key]) : "n/a")
             }

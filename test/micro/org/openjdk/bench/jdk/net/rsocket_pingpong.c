@@ -28,9 +28,9 @@
  * librdmacm's rstream prints only a mean per run.
  *
  *   rsocket_pingpong -s ADDR [-p PORT] [-T] [-B BYTES] [-k CONNECTIONS] [-S SIZE]
- *                    [-m spin|block]
+ *                    [-m spin|block|poll]
  *   rsocket_pingpong -c ADDR [-p PORT] [-T] [-B BYTES] [-S SIZE] [-n ROUNDS]
- *                    [-w WARMUP] [-m spin|block]
+ *                    [-w WARMUP] [-m spin|block|poll]
  *
  * -s runs the server: on each connection it receives SIZE bytes whole and
  * sends them back, until end-of-stream, one connection after another, and
@@ -47,10 +47,14 @@
  * loop, as rstream does by default; -m block (the default) makes blocking
  * calls, which in rsockets poll the completion queue for a moment and then
  * sleep on its channel: the C counterpart of a Java thread that parks.
+ * -m poll makes non-blocking calls and, when one would block, waits in
+ * poll (rpoll) for the socket to be ready, as Java's channels do, but in
+ * the same thread: the Java side without its poller thread.
  */
 
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,18 +77,20 @@ struct ops {
     ssize_t (*recv)(int, void *, size_t, int);
     int (*setsockopt)(int, int, int, const void *, socklen_t);
     int (*close)(int);
+    int (*poll)(struct pollfd *, nfds_t, int);
 };
 
 static const struct ops rdma_ops = {
-    "rdma", rsocket, rbind, rlisten, raccept, rconnect, rsend, rrecv, rsetsockopt, rclose
+    "rdma", rsocket, rbind, rlisten, raccept, rconnect, rsend, rrecv, rsetsockopt, rclose, rpoll
 };
 
 static const struct ops tcp_ops = {
-    "tcp", socket, bind, listen, accept, connect, send, recv, setsockopt, close
+    "tcp", socket, bind, listen, accept, connect, send, recv, setsockopt, close, poll
 };
 
 static const struct ops *ops = &rdma_ops;
-static int dontwait;            /* -m spin */
+static int dontwait;            /* -m spin or poll */
+static int pollwait;            /* -m poll */
 
 static void die(const char *what) {
     fprintf(stderr, "rsocket_pingpong: %s: %s\n", what, strerror(errno));
@@ -93,9 +99,9 @@ static void die(const char *what) {
 
 static void usage(void) {
     fprintf(stderr, "usage: rsocket_pingpong -s ADDR [-p PORT] [-T] [-B BYTES] [-k CONNECTIONS] [-S SIZE]"
-                    " [-m spin|block]\n"
+                    " [-m spin|block|poll]\n"
                     "       rsocket_pingpong -c ADDR [-p PORT] [-T] [-B BYTES] [-S SIZE] [-n ROUNDS]"
-                    " [-w WARMUP] [-m spin|block]\n");
+                    " [-w WARMUP] [-m spin|block|poll]\n");
     exit(2);
 }
 
@@ -111,6 +117,10 @@ static int transfer(int fd, char *buf, size_t len, int sending) {
             return -1;
         } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
             die(sending ? "send" : "recv");
+        } else if (n < 0 && pollwait) {
+            struct pollfd pfd = { .fd = fd, .events = sending ? POLLOUT : POLLIN };
+            if (ops->poll(&pfd, 1, -1) < 0 && errno != EINTR)
+                die("poll");
         }
     }
     return 0;
@@ -204,7 +214,7 @@ static void client(const struct addrinfo *ai, int bufsize, long size, long round
         sum += us[r];
     qsort(us, rounds, sizeof(double), cmp_double);
     printf("pingpong %s %s size %ld rounds %ld p50 %.1f p90 %.1f p99 %.1f mean %.1f us\n",
-           ops->name, dontwait ? "spin" : "block", size, rounds,
+           ops->name, pollwait ? "poll" : dontwait ? "spin" : "block", size, rounds,
            percentile(us, rounds, 0.50), percentile(us, rounds, 0.90),
            percentile(us, rounds, 0.99), sum / rounds);
 }
@@ -225,10 +235,11 @@ int main(int argc, char **argv) {
         case 'n': rounds = atol(optarg); break;
         case 'w': warmup = atol(optarg); break;
         case 'm':
-            if (strcmp(optarg, "spin") == 0)
+            if (strcmp(optarg, "spin") == 0 || strcmp(optarg, "poll") == 0)
                 dontwait = MSG_DONTWAIT;
             else if (strcmp(optarg, "block") != 0)
                 usage();
+            pollwait = strcmp(optarg, "poll") == 0;
             break;
         default: usage();
         }
