@@ -24,9 +24,9 @@
  */
 
 /*
- * The native side of jdk.internal.net.rdma.RdmaPoller: the wakeup eventfd,
- * rpoll of the poller's sockets, and the short spin a waiter makes before
- * it hands its socket to the poller.  rpoll is never given a positive
+ * The native side of jdk.internal.net.rdma.RdmaPoller: the wakeup eventfds,
+ * rpoll of the poller's sockets and of a direct waiter's socket, and the
+ * short spin a waiter makes before it waits.  rpoll is never given a positive
  * timeout (RdmaWorkarounds.c, bug 2).
  */
 
@@ -50,6 +50,12 @@ Java_jdk_internal_net_rdma_RdmaPoller_eventfd0(JNIEnv *env, jclass cl)
     if (fd < 0)
         JNU_ThrowIOExceptionWithLastError(env, "eventfd failed");
     return fd;
+}
+
+JNIEXPORT void JNICALL
+Java_jdk_internal_net_rdma_RdmaPoller_close0(JNIEnv *env, jclass cl, jint fd)
+{
+    close(fd);
 }
 
 JNIEXPORT void JNICALL
@@ -123,6 +129,27 @@ Java_jdk_internal_net_rdma_RdmaPoller_poll0(JNIEnv *env, jclass cl, jintArray fd
         return IOS_THROWN;
     }
     return n;
+}
+
+/*
+ * rpoll of one socket, for events, and the waiting thread's eventfd,
+ * without a timeout.  Returns the socket's revents, 0 if the eventfd woke
+ * the thread (it is drained) or a signal interrupted the wait.
+ */
+JNIEXPORT jint JNICALL
+Java_jdk_internal_net_rdma_RdmaPoller_wait0(JNIEnv *env, jclass cl, jint fd, jint events, jint wakeFd)
+{
+    struct pollfd pfd[2] = { { fd, (short) events, 0 }, { wakeFd, POLLIN, 0 } };
+    int n = p_rpoll(pfd, 2, -1);
+    if (n < 0) {
+        if (errno == EINTR)
+            return 0;
+        JNU_ThrowIOExceptionWithLastError(env, "rpoll failed");
+        return IOS_THROWN;
+    }
+    if (pfd[1].revents != 0)
+        Java_jdk_internal_net_rdma_RdmaPoller_drain0(env, cl, wakeFd);
+    return (unsigned short) pfd[0].revents;
 }
 
 static jlong nowNanos(void)

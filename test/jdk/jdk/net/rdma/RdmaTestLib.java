@@ -225,15 +225,28 @@ public final class RdmaTestLib {
     /**
      * Waits until thread t, platform or virtual, is waiting, or has ended
      * (the caller then reports its outcome). A blocked RDMA operation parks
-     * between polls of its rsocket, so a thread seen in WAITING or
-     * TIMED_WAITING is inside the operation, past the checks it makes on
-     * entry. Fails if t neither waits nor ends within REACH_MILLIS.
+     * between polls of its rsocket, or, in a platform thread without a
+     * timeout, waits in its own rpoll (RdmaPoller.wait0), so a thread seen
+     * in WAITING or TIMED_WAITING, or in that frame, is inside the
+     * operation, past the checks it makes on entry. Fails if t neither
+     * waits nor ends within REACH_MILLIS.
      */
     public static void awaitWaiting(Thread t) {
-        await(() -> switch (t.getState()) {
-            case WAITING, TIMED_WAITING, BLOCKED, TERMINATED -> true;
+        await(() -> !t.isAlive() || isWaiting(t), () -> t + " waiting (it is " + t.getState() + ")");
+    }
+
+    /** Whether thread t is waiting, as awaitWaiting finds it. */
+    public static boolean isWaiting(Thread t) {
+        return switch (t.getState()) {
+            case WAITING, TIMED_WAITING, BLOCKED -> true;
+            case RUNNABLE -> inFrame(t, "RdmaPoller", "wait0");
             default -> false;
-        }, () -> t + " waiting (it is " + t.getState() + ")");
+        };
+    }
+
+    private static boolean inFrame(Thread t, String className, String method) {
+        return Arrays.stream(t.getStackTrace())
+                .anyMatch(f -> f.getMethodName().equals(method) && f.getClassName().contains(className));
     }
 
     /**
@@ -243,8 +256,7 @@ public final class RdmaTestLib {
      * Fails if t neither gets there nor ends within REACH_MILLIS.
      */
     public static void awaitFrame(Thread t, String className, String method) {
-        await(() -> !t.isAlive() || Arrays.stream(t.getStackTrace())
-                        .anyMatch(f -> f.getMethodName().equals(method) && f.getClassName().contains(className)),
+        await(() -> !t.isAlive() || inFrame(t, className, method),
               () -> t + " in " + className + "." + method);
     }
 

@@ -26,7 +26,9 @@
 package jdk.internal.net.rdma;
 
 import java.io.IOException;
+import java.lang.ref.Cleaner;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,9 +57,16 @@ import java.util.concurrent.locks.LockSupport;
  * waited for that way, at a cost that grows with the number of blocked
  * accepts only.
  *
- * <p> No socket is closed, nor shut down, while a poller may be inside an
+ * <p> A platform thread whose wait has no timeout can instead wait in an
+ * rpoll of its own ({@link #registerDirect}, {@link #awaitDirect}): its
+ * socket, and an eventfd of the thread's through which it is woken.  That
+ * saves the hop through the poller thread, one wakeup of two, which
+ * costs most when the threads outnumber the CPUs.  A virtual thread must
+ * park to leave its carrier, so it always waits through the poller.
+ *
+ * <p> No socket is closed, nor shut down, while a thread may be inside an
  * rpoll that includes it: {@link #retire} and {@link #exclude} return only
- * once the poller is outside every such rpoll.
+ * once the poller and the direct waiters are outside every such rpoll.
  */
 final class RdmaPoller {
     // poll(2) events
@@ -79,12 +88,42 @@ final class RdmaPoller {
 
     private final ConcurrentHashMap<Integer, Thread> readers = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, Thread> writers = new ConcurrentHashMap<>();
+
+    // the eventfds of the threads waiting in their own rpoll, by socket
+    private final ConcurrentHashMap<Integer, Integer> directReaders = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, Integer> directWriters = new ConcurrentHashMap<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
 
     // guarded by this
     private Thread thread;
     private final Set<Integer> polled = new HashSet<>();     // in the current rpoll
     private final Set<Integer> excluded = new HashSet<>();   // left out while shut down
+    private final HashMap<Integer, Integer> directPolled = new HashMap<>(); // waiters by socket
+
+    /*
+     * The eventfd of each platform thread that waits in its own rpoll.  A
+     * thread that ends drops its thread-locals, and the Cleaner then
+     * closes the eventfd.
+     */
+    private static final class WakeFd {
+        final int fd;
+        WakeFd(int fd) {
+            this.fd = fd;
+        }
+    }
+    private static final ThreadLocal<WakeFd> WAKE_FDS = new ThreadLocal<>();
+    private static final Cleaner WAKE_FD_CLEANER = Cleaner.create();
+
+    private static int wakeFd() throws IOException {
+        WakeFd w = WAKE_FDS.get();
+        if (w == null) {
+            int fd = eventfd0();
+            w = new WakeFd(fd);
+            WAKE_FD_CLEANER.register(w, () -> close0(fd));
+            WAKE_FDS.set(w);
+        }
+        return w.fd;
+    }
 
     private RdmaPoller(String name, long tickNanos, int wakeFd) {
         this.name = name;
@@ -120,11 +159,62 @@ final class RdmaPoller {
         return waiters(event).remove(fd, Thread.currentThread());
     }
 
-    /** Unparks the waiter for event on fd, if any. */
+    private ConcurrentHashMap<Integer, Integer> directWaiters(int event) {
+        return ((event & POLLIN) != 0) ? directReaders : directWriters;
+    }
+
+    /**
+     * Registers the current platform thread to wait for event on fd in its
+     * own rpoll ({@link #awaitDirect}).  Returns false, registering
+     * nothing, if fd is left out of rpolls ({@link #exclude}): the thread
+     * then waits through the poller, which includes fd again first.
+     */
+    boolean registerDirect(int fd, int event) throws IOException {
+        int wakeFd = wakeFd();
+        // registered under the lock, so that an exclude that follows finds
+        // the waiter to wake
+        synchronized (this) {
+            if (excluded.contains(fd))
+                return false;
+            directPolled.merge(fd, 1, Integer::sum);
+            directWaiters(event).put(fd, wakeFd);
+        }
+        return true;
+    }
+
+    /**
+     * Waits in an rpoll of fd and the thread's eventfd, after
+     * {@link #registerDirect}, until fd is ready for event or a
+     * {@link #wake} (close, shutdown, exclude).  Returns fd's revents, 0
+     * if woken or interrupted by a signal.
+     */
+    int awaitDirect(int fd, int event) throws IOException {
+        return wait0(fd, event, wakeFd());
+    }
+
+    /**
+     * Ends the current thread's registration of {@link #registerDirect};
+     * returns false if a wake had removed it already.
+     */
+    boolean deregisterDirect(int fd, int event) throws IOException {
+        boolean registered = directWaiters(event).remove(fd, wakeFd());
+        synchronized (this) {
+            if (directPolled.merge(fd, -1, Integer::sum) == 0) {
+                directPolled.remove(fd);
+                notifyAll();
+            }
+        }
+        return registered;
+    }
+
+    /** Wakes the waiter for event on fd, if any. */
     void wake(int fd, int event) {
         Thread t = waiters(event).remove(fd);
         if (t != null)
             LockSupport.unpark(t);
+        Integer wakeFd = directWaiters(event).remove(fd);
+        if (wakeFd != null)
+            signal0(wakeFd);
     }
 
     private void wakeAll() {
@@ -163,8 +253,9 @@ final class RdmaPoller {
     }
 
     /**
-     * Returns once the poller is in no rpoll that includes fd, so that the
-     * socket can be closed.  Its waiters must have left already.
+     * Returns once no thread is in an rpoll of this poller's that includes
+     * fd, so that the socket can be closed.  Its waiters must have left
+     * already.
      */
     void retire(int fd) {
         awaitNotPolled(fd);
@@ -179,6 +270,10 @@ final class RdmaPoller {
         synchronized (this) {
             excluded.add(fd);
         }
+        // a direct waiter goes back to its operation, and then waits
+        // through the poller
+        wake(fd, POLLIN);
+        wake(fd, POLLOUT);
         awaitNotPolled(fd);
     }
 
@@ -193,15 +288,13 @@ final class RdmaPoller {
     private void awaitNotPolled(int fd) {
         boolean interrupted = false;
         synchronized (this) {
-            if (polled.contains(fd)) {
-                if (wakeFd >= 0)
-                    signal();
-                while (polled.contains(fd)) {
-                    try {
-                        wait();
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
+            if (polled.contains(fd) && wakeFd >= 0)
+                signal();
+            while (polled.contains(fd) || directPolled.containsKey(fd)) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
                 }
             }
         }
@@ -294,8 +387,10 @@ final class RdmaPoller {
     }
 
     private static native int eventfd0() throws IOException;
+    private static native void close0(int fd);
     private static native void signal0(int fd);
     private static native void drain0(int fd);
+    private static native int wait0(int fd, int event, int wakeFd) throws IOException;
     private static native int poll0(int[] fds, int[] events, int nfds, int timeout) throws IOException;
 
     /**

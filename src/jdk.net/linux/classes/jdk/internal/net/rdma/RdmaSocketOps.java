@@ -87,6 +87,15 @@ final class RdmaSocketOps extends SocketOps {
     private static final int MAX_SPIN_MICROS = 200;
     private static final int MIN_SPIN_MICROS = 10;
 
+    /*
+     * Whether a platform thread whose wait has no timeout waits in its own
+     * rpoll (RdmaPoller.registerDirect), rather than through the poller
+     * thread.  -Djdk.net.rdma.waitMode=poller sends every wait through the
+     * poller, as jdk.pollerMode chooses the NIO poller's mode.
+     */
+    private static final boolean DIRECT_WAITS =
+            !"poller".equals(System.getProperty("jdk.net.rdma.waitMode"));
+
     // how often the ticking poller re-checks the sockets waited on in
     // accept and connect
     private static final long TICK_NANOS = 10_000_000L;
@@ -444,14 +453,14 @@ final class RdmaSocketOps extends SocketOps {
         // would wait for the peer again
         if (drained.contains(fdVal))
             return;
-        RdmaPoller p = poller;
-        if (p != null)
-            p.exclude(fdVal);
+        // created if need be, so that no thread starts to wait on the
+        // socket through a poller that did not exist when this looked
+        RdmaPoller p = poller(false);
+        p.exclude(fdVal);
         try {
             boundedShutdown(fdVal, how);
         } finally {
-            if (p != null)
-                p.include(fdVal);
+            p.include(fdVal);
         }
     }
 
@@ -648,34 +657,47 @@ final class RdmaSocketOps extends SocketOps {
             }
             setSpin(fdVal, spin / 2);
         }
-        RdmaPoller p = poller(backlogs.containsKey(fdVal) || connecting.contains(fdVal));
-        long start = System.nanoTime();
-        boolean woken;
-        // A platform thread waits whatever its interrupt status, as in
-        // poll(2): the interrupt of an interruptible channel closes it, which
-        // wakes the thread, and that of a classic socket's channel must not
-        // end the wait (SocketOpsSwitch.setUninterruptible), nor make every
-        // park return at once.  A virtual thread's interrupt ends the wait.
+        boolean ticking = backlogs.containsKey(fdVal) || connecting.contains(fdVal);
+        RdmaPoller p = poller(ticking);
         boolean virtual = Thread.currentThread().isVirtual();
-        boolean interrupted = !virtual && Thread.interrupted();
-        p.register(fdVal, event);
-        try {
-            // a close, shutdown or interrupt before the registration did
-            // not see it
-            if (!ch.isOpen() || shutdowns.contains(key(fdVal, event))
-                    || (virtual && Thread.currentThread().isInterrupted()))
-                return;
-            if (nanos > 0) {
-                LockSupport.parkNanos(nanos);
-            } else {
-                LockSupport.park();
+        long start = System.nanoTime();
+        boolean ready;
+        if (!ticking && !virtual && nanos <= 0 && DIRECT_WAITS && p.registerDirect(fdVal, event)) {
+            // the thread waits in its own rpoll (RdmaPoller)
+            try {
+                if (!ch.isOpen() || shutdowns.contains(key(fdVal, event)))
+                    return;
+                ready = p.awaitDirect(fdVal, event) != 0;
+            } finally {
+                p.deregisterDirect(fdVal, event);
             }
-        } finally {
-            woken = !p.deregister(fdVal, event);
-            if (interrupted)
-                Thread.currentThread().interrupt();
+        } else {
+            // A platform thread waits whatever its interrupt status, as in
+            // poll(2): the interrupt of an interruptible channel closes it,
+            // which wakes the thread, and that of a classic socket's channel
+            // must not end the wait (SocketOpsSwitch.setUninterruptible),
+            // nor make every park return at once.  A virtual thread's
+            // interrupt ends the wait.
+            boolean interrupted = !virtual && Thread.interrupted();
+            p.register(fdVal, event);
+            try {
+                // a close, shutdown or interrupt before the registration did
+                // not see it
+                if (!ch.isOpen() || shutdowns.contains(key(fdVal, event))
+                        || (virtual && Thread.currentThread().isInterrupted()))
+                    return;
+                if (nanos > 0) {
+                    LockSupport.parkNanos(nanos);
+                } else {
+                    LockSupport.park();
+                }
+            } finally {
+                ready = !p.deregister(fdVal, event);
+                if (interrupted)
+                    Thread.currentThread().interrupt();
+            }
         }
-        if (woken && ch.isOpen() && System.nanoTime() - start < MAX_SPIN_MICROS * 1000L)
+        if (ready && ch.isOpen() && System.nanoTime() - start < MAX_SPIN_MICROS * 1000L)
             setSpin(fdVal, Math.max(spin * 2, MIN_SPIN_MICROS));
     }
 

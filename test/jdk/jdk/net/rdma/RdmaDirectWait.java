@@ -1,0 +1,181 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+
+/*
+ * @test id=direct
+ * @summary A platform thread blocked in an RDMA read without a timeout
+ *          waits in an rpoll of its own, through an eventfd of its own:
+ *          another thread's shutdownOutput moves it to the poller, and it
+ *          still reads what the peer sends after that; the eventfds of
+ *          threads that have ended are closed.  Runs in the Soft-RoCE
+ *          guest (make/scripts/rdma-guest.sh).
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/timeout=300 RdmaDirectWait direct
+ */
+
+/*
+ * @test id=poller
+ * @summary As id=direct, with -Djdk.net.rdma.waitMode=poller: every wait
+ *          parks through the poller thread, and no thread gets an eventfd.
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/timeout=300 -Djdk.net.rdma.waitMode=poller RdmaDirectWait poller
+ */
+
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import jdk.net.Sockets;
+
+import static jdk.test.lib.Asserts.*;
+
+public class RdmaDirectWait {
+    // the bound on a wakeup or a delivery, in milliseconds
+    static final long WAKE_MILLIS = 2_000;
+
+    // threads that block in turn in the descriptor case
+    static final int THREADS = 20;
+
+    static boolean direct;
+
+    public static void main(String[] args) throws Exception {
+        direct = args[0].equals("direct");
+        RdmaTestLib.runCases(List.of(
+                new RdmaTestLib.Case("a blocked reader reads what comes after another thread's shutdownOutput",
+                                     RdmaDirectWait::shutdownOutputUnderReader),
+                new RdmaTestLib.Case("the eventfds of blocked platform threads are closed after they end",
+                                     RdmaDirectWait::wakeFds)));
+    }
+
+    static SocketChannel[] pair() throws Exception {
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.bind(RdmaTestLib.anyPort());
+            SocketChannel c = Sockets.openRdmaSocketChannel();
+            c.connect(ssc.getLocalAddress());
+            return new SocketChannel[] { c, ssc.accept() };
+        }
+    }
+
+    // Waits until t waits in the way the mode makes it: in its own rpoll
+    // (RdmaPoller.wait0), or parked through the poller.
+    static void awaitModeWait(Thread t) {
+        if (direct) {
+            RdmaTestLib.awaitFrame(t, "RdmaPoller", "wait0");
+        } else {
+            RdmaTestLib.awaitWaiting(t);
+        }
+        assertTrue(t.isAlive(), "the reader ended before it waited");
+        if (!direct)
+            assertNotEquals(Thread.State.RUNNABLE, t.getState(), "the reader's state in poller mode");
+    }
+
+    /*
+     * rshutdown waits for the socket's sends, and an rpoll of the socket
+     * meanwhile may wait behind it: the shutdown wakes the direct waiter,
+     * which waits through the poller until the shutdown is done.
+     */
+    static void shutdownOutputUnderReader() throws Exception {
+        SocketChannel[] p = pair();
+        try {
+            byte[] reply = RdmaTestLib.message(1000, 5);
+            AtomicReference<Throwable> outcome = new AtomicReference<>();
+            ByteBuffer got = ByteBuffer.allocate(reply.length);
+            Thread reader = RdmaTestLib.start(false, outcome, () -> {
+                while (got.hasRemaining()) {
+                    if (p[0].read(got) < 0)
+                        throw new AssertionError("EOF after " + got.position() + " bytes");
+                }
+            });
+            awaitModeWait(reader);
+
+            long t0 = System.nanoTime();
+            p[0].shutdownOutput();
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            RdmaTestLib.log("  shutdownOutput returned in " + ms + " ms");
+            assertLessThan(ms, WAKE_MILLIS, "ms the shutdownOutput took");
+            assertEquals(-1, p[1].read(ByteBuffer.allocate(1)), "the peer's read after the shutdownOutput");
+            assertTrue(reader.isAlive(), "the reader ended before the peer wrote: " + outcome.get());
+
+            RdmaTestLib.writeFully(p[1], ByteBuffer.wrap(reply));
+            assertTrue(reader.join(Duration.ofMillis(WAKE_MILLIS)),
+                       "the reader did not get the reply within " + WAKE_MILLIS + " ms");
+            assertNull(outcome.get(), "the reader threw");
+            assertEquals(-1, got.flip().mismatch(ByteBuffer.wrap(reply)), "the first byte of the reply that differs");
+        } finally {
+            p[0].close();
+            p[1].close();
+        }
+    }
+
+    /*
+     * Each platform thread that waits in its own rpoll gets an eventfd,
+     * which the thread keeps while it lives; once the thread has ended,
+     * the Cleaner closes it.
+     */
+    static void wakeFds() throws Exception {
+        SocketChannel[] p = pair();
+        try {
+            int base = RdmaTestLib.fdCount();
+            for (int i = 0; i < THREADS; i++) {
+                AtomicReference<Throwable> outcome = new AtomicReference<>();
+                ByteBuffer one = ByteBuffer.allocate(1);
+                Thread t = RdmaTestLib.start(false, outcome, () -> {
+                    if (p[0].read(one) != 1)
+                        throw new AssertionError("no byte");
+                });
+                awaitModeWait(t);
+                p[1].write(ByteBuffer.wrap(new byte[] { (byte) i }));
+                assertTrue(t.join(Duration.ofMillis(WAKE_MILLIS)), "reader " + i + " did not get its byte");
+                assertNull(outcome.get(), "reader " + i + " threw");
+                assertEquals((byte) i, one.get(0), "the byte reader " + i + " read");
+            }
+            int after = RdmaTestLib.fdCount();
+            RdmaTestLib.log("  descriptors: " + base + " before, " + after + " after " + THREADS + " readers");
+            if (!direct) {
+                assertEquals(base, after, "descriptors after the readers, in poller mode");
+                return;
+            }
+            // one eventfd each, unless a GC has closed some already
+            assertGreaterThan(after, base, "descriptors after " + THREADS + " direct readers");
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5_000);
+            int now;
+            while ((now = RdmaTestLib.fdCount()) > base) {
+                if (System.nanoTime() - deadline > 0)
+                    fail(now - base + " of the readers' eventfds still open 5 s after they ended");
+                System.gc();
+                Thread.sleep(10);
+            }
+            RdmaTestLib.log("  descriptors back to " + now);
+        } finally {
+            p[0].close();
+            p[1].close();
+        }
+    }
+}
