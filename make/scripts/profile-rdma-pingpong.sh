@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+#
+# Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+# DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+#
+# This code is free software; you can redistribute it and/or modify it
+# under the terms of the GNU General Public License version 2 only, as
+# published by the Free Software Foundation.
+#
+# This code is distributed in the hope that it will be useful, but WITHOUT
+# ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+# FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+# version 2 for more details (a copy is included in the LICENSE file that
+# accompanied this code).
+#
+# You should have received a copy of the GNU General Public License version
+# 2 along with this work; if not, write to the Free Software Foundation,
+# Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+#
+# Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+# or visit www.oracle.com if you need additional information or have any
+# questions.
+#
+# Java's ping-pong against C's, alternating in one boot of the Soft-RoCE
+# Where Java's RDMA ping-pong spends its CPU, per wait mode, in the
+# Soft-RoCE guest (make profile-rdma):
+#
+#   profile-rdma-pingpong.sh CONF_DIR JMH_DIR
+#
+# On the host it builds the JMH jar of RdmaChannels and starts the guest
+# with this script as the --after script.  In the guest (SERVER_ADDR set)
+# it runs RdmaChannels.pingPong over RDMA at 64 B and 1 MiB, one JMH fork
+# each, under perf record (cpu-clock, the only clock TCG offers), once
+# with the waits through the poller thread (-Djdk.net.rdma.waitMode=poller)
+# and once with the default, and writes each profile's flat top (self
+# time by thread and library, and by thread, library and symbol; JIT-compiled Java methods are named
+# from the map that -XX:+DumpPerfMapAtExit leaves) to
+# build/profile-rdma/profile-MODE-SIZE.txt.
+set -u
+
+if [ -n "${SERVER_ADDR:-}" ]; then
+    command -v perf > /dev/null || { echo "no perf on the host: install linux-perf"; exit 1; }
+    for size in 64 1048576; do
+        for mode in poller direct; do
+            name=$mode-$size
+            perf record -e cpu-clock -F 997 -o "$OUT/perf-$name.data" -- \
+                "$JDK/bin/java" -jar "$OUT/benchmarks.jar" 'RdmaChannels\.pingPong$' -f 1 -foe true \
+                -p transport=rdma -p size=$size \
+                -jvmArgsAppend "-Drdio.rdma.server=$SERVER_ADDR -Djdk.net.rdma.waitMode=$mode -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit" \
+                > "$OUT/jmh-$name.log" 2>&1 ||
+                { echo "JMH failed for $name: $(tail -n 3 "$OUT/jmh-$name.log")"; exit 1; }
+            {
+                grep -E '^RdmaChannels.pingPong +|pingPong:p0.(50|99) ' "$OUT/jmh-$name.log"
+                echo "# by thread and library"
+                perf report -i "$OUT/perf-$name.data" --stdio --no-children --sort comm,dso \
+                    --percent-limit 1 2> /dev/null | grep -v '^#' | grep -v '^$'
+                echo "# by thread, library and symbol"
+                perf report -i "$OUT/perf-$name.data" --stdio --no-children --sort comm,dso,sym \
+                    --percent-limit 0.5 2> /dev/null | grep -v '^#' | grep -v '^$'
+            } > "$OUT/profile-$name.txt"
+            rm -f "$OUT/perf-$name.data"
+            echo "$name done"
+        done
+    done
+    exit 0
+fi
+
+. "$(dirname "$0")/common.sh"
+conf=${1:?usage: profile-rdma-pingpong.sh CONF_DIR JMH_DIR}
+jmh=${2:?usage: profile-rdma-pingpong.sh CONF_DIR JMH_DIR}
+conf=$(cd "$conf" && pwd) || die "no $1"
+jmh=$(cd "$jmh" && pwd) || die "no $2"
+jdk=$conf/images/jdk
+out=$RDIO_BUILD/profile-rdma
+[ -x "$jdk/bin/java" ] || die "no JDK image at $jdk: run make images first"
+command -v perf > /dev/null || die "no perf: install linux-perf (apt-get install linux-perf)"
+mkdir -p "$out"
+jar=$RDIO_BUILD/bench-rdma/benchmarks.jar
+mkdir -p "$(dirname "$jar")"
+build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/jdk/net/RdmaChannels.java"
+cp "$jar" "$out/benchmarks.jar"
+"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --after "$RDIO_TOP/make/scripts/profile-rdma-pingpong.sh" \
+    --out "$out" || die "the run in the guest failed (see $out/after.log)"
+for f in "$out"/profile-*.txt; do
+    echo "== $(basename "$f" .txt)"
+    head -n 30 "$f"
+done
