@@ -28,8 +28,9 @@
  *          waits in an rpoll of its own, through an eventfd of its own:
  *          another thread's shutdownOutput moves it to the poller, and it
  *          still reads what the peer sends after that; the eventfds of
- *          threads that have ended are closed.  Runs in the Soft-RoCE
- *          guest (make/scripts/rdma-guest.sh).
+ *          threads that have ended are closed; one thread per CPU (at
+ *          least 2) waits so at a time, the others through the poller.
+ *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaDirectWait direct
@@ -48,6 +49,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -71,7 +73,9 @@ public class RdmaDirectWait {
                 new RdmaTestLib.Case("a blocked reader reads what comes after another thread's shutdownOutput",
                                      RdmaDirectWait::shutdownOutputUnderReader),
                 new RdmaTestLib.Case("the eventfds of blocked platform threads are closed after they end",
-                                     RdmaDirectWait::wakeFds)));
+                                     RdmaDirectWait::wakeFds),
+                new RdmaTestLib.Case("one platform thread per CPU waits in its own rpoll, the others through the poller",
+                                     RdmaDirectWait::directWaitersMax)));
     }
 
     static SocketChannel[] pair() throws Exception {
@@ -142,7 +146,7 @@ public class RdmaDirectWait {
     static void wakeFds() throws Exception {
         SocketChannel[] p = pair();
         try {
-            int base = RdmaTestLib.fdCount();
+            int base = RdmaTestLib.eventfdCount();
             for (int i = 0; i < THREADS; i++) {
                 AtomicReference<Throwable> outcome = new AtomicReference<>();
                 ByteBuffer one = ByteBuffer.allocate(1);
@@ -156,26 +160,74 @@ public class RdmaDirectWait {
                 assertNull(outcome.get(), "reader " + i + " threw");
                 assertEquals((byte) i, one.get(0), "the byte reader " + i + " read");
             }
-            int after = RdmaTestLib.fdCount();
-            RdmaTestLib.log("  descriptors: " + base + " before, " + after + " after " + THREADS + " readers");
+            int after = RdmaTestLib.eventfdCount();
+            RdmaTestLib.log("  eventfds: " + base + " before, " + after + " after " + THREADS + " readers");
             if (!direct) {
-                assertEquals(base, after, "descriptors after the readers, in poller mode");
+                assertEquals(base, after, "eventfds after the readers, in poller mode");
                 return;
             }
             // one eventfd each, unless a GC has closed some already
-            assertGreaterThan(after, base, "descriptors after " + THREADS + " direct readers");
+            assertGreaterThan(after, base, "eventfds after " + THREADS + " direct readers");
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5_000);
             int now;
-            while ((now = RdmaTestLib.fdCount()) > base) {
+            while ((now = RdmaTestLib.eventfdCount()) > base) {
                 if (System.nanoTime() - deadline > 0)
                     fail(now - base + " of the readers' eventfds still open 5 s after they ended");
                 System.gc();
                 Thread.sleep(10);
             }
-            RdmaTestLib.log("  descriptors back to " + now);
+            RdmaTestLib.log("  eventfds back to " + now);
         } finally {
             p[0].close();
             p[1].close();
+        }
+    }
+
+    /*
+     * rsockets wakes every thread in rpoll on every event, so only a few
+     * threads wait in rpolls of their own at a time.
+     */
+    static void directWaitersMax() throws Exception {
+        int max = Math.max(2, Runtime.getRuntime().availableProcessors());
+        int n = max + 4;
+        List<SocketChannel[]> pairs = new ArrayList<>();
+        try {
+            List<Thread> readers = new ArrayList<>();
+            List<AtomicReference<Throwable>> outcomes = new ArrayList<>();
+            List<ByteBuffer> got = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                SocketChannel[] p = pair();
+                pairs.add(p);
+                ByteBuffer b = ByteBuffer.allocate(8);
+                AtomicReference<Throwable> outcome = new AtomicReference<>();
+                readers.add(RdmaTestLib.start(false, outcome, () -> {
+                    while (b.hasRemaining()) {
+                        if (p[0].read(b) < 0)
+                            throw new AssertionError("EOF");
+                    }
+                }));
+                outcomes.add(outcome);
+                got.add(b);
+            }
+            for (Thread t : readers)
+                RdmaTestLib.awaitWaiting(t);
+            long inOwnRpoll = readers.stream().filter(t -> RdmaTestLib.inFrame(t, "RdmaPoller", "wait0")).count();
+            RdmaTestLib.log("  " + inOwnRpoll + " of " + n + " blocked readers in their own rpoll, "
+                            + max + " CPUs or 2");
+            assertEquals(direct ? (long) max : 0L, inOwnRpoll, "readers waiting in their own rpoll");
+            for (int i = 0; i < n; i++)
+                pairs.get(i)[1].write(ByteBuffer.wrap(RdmaTestLib.message(8, i)));
+            for (int i = 0; i < n; i++) {
+                assertTrue(readers.get(i).join(Duration.ofMillis(WAKE_MILLIS)), "reader " + i + " did not get its bytes");
+                assertNull(outcomes.get(i).get(), "reader " + i + " threw");
+                assertEquals(-1, got.get(i).flip().mismatch(ByteBuffer.wrap(RdmaTestLib.message(8, i))),
+                             "the first byte reader " + i + " got wrong");
+            }
+        } finally {
+            for (SocketChannel[] p : pairs) {
+                p[0].close();
+                p[1].close();
+            }
         }
     }
 }

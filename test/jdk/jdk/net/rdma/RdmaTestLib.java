@@ -184,11 +184,37 @@ public final class RdmaTestLib {
         System.out.println("$ " + String.join(" ", cmd) + " " + out.strip());
     }
 
-    /** The number of open file descriptors of this process. */
+    /**
+     * The number of open file descriptors of this process, eventfds not
+     * counted: a platform thread that has waited in its own rpoll keeps an
+     * eventfd, which the Cleaner closes at some GC after the thread ended,
+     * so their number changes under a test's feet (RdmaDirectWait counts
+     * them with {@link #eventfdCount}).
+     */
     public static int fdCount() throws IOException {
+        return countFds(false);
+    }
+
+    /** The number of open eventfds of this process. */
+    public static int eventfdCount() throws IOException {
+        return countFds(true);
+    }
+
+    private static int countFds(boolean eventfds) throws IOException {
+        int n = 0;
         try (var s = Files.list(Path.of("/proc/self/fd"))) {
-            return (int) s.count();
+            for (Path fd : (Iterable<Path>) s::iterator) {
+                String target;
+                try {
+                    target = Files.readSymbolicLink(fd).toString();
+                } catch (IOException e) {
+                    continue;   // closed meanwhile (the directory's own descriptor among them)
+                }
+                if (target.equals("anon_inode:[eventfd]") == eventfds)
+                    n++;
+            }
         }
+        return n;
     }
 
     /** A field of /proc/self/status in kB (VmRSS, VmPin, VmLck), or a count (Threads). */
@@ -244,7 +270,8 @@ public final class RdmaTestLib {
         };
     }
 
-    private static boolean inFrame(Thread t, String className, String method) {
+    /** Whether thread t runs method of a class whose name contains className. */
+    public static boolean inFrame(Thread t, String className, String method) {
         return Arrays.stream(t.getStackTrace())
                 .anyMatch(f -> f.getMethodName().equals(method) && f.getClassName().contains(className));
     }

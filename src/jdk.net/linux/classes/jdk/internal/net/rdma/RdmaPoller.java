@@ -61,8 +61,11 @@ import java.util.concurrent.locks.LockSupport;
  * rpoll of its own ({@link #registerDirect}, {@link #awaitDirect}): its
  * socket, and an eventfd of the thread's through which it is woken.  That
  * saves the hop through the poller thread, one wakeup of two, which
- * costs most when the threads outnumber the CPUs.  A virtual thread must
- * park to leave its carrier, so it always waits through the poller.
+ * costs most when the threads outnumber the CPUs.  rsockets wakes every
+ * thread in rpoll on every event (doc/rdma-sockets-design.md, 3.5), so
+ * at most {@link #DIRECT_WAITERS_MAX} threads wait so at a time, and the
+ * others through the poller.  A virtual thread must park to leave its
+ * carrier, so it always waits through the poller.
  *
  * <p> No socket is closed, nor shut down, while a thread may be inside an
  * rpoll that includes it: {@link #retire} and {@link #exclude} return only
@@ -99,6 +102,13 @@ final class RdmaPoller {
     private final Set<Integer> polled = new HashSet<>();     // in the current rpoll
     private final Set<Integer> excluded = new HashSet<>();   // left out while shut down
     private final HashMap<Integer, Integer> directPolled = new HashMap<>(); // waiters by socket
+    private int directCount;                                                 // and in all
+
+    /**
+     * How many threads may wait in rpolls of their own at a time: one per
+     * CPU, where the hop through the poller thread costs most.
+     */
+    static final int DIRECT_WAITERS_MAX = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     /*
      * The eventfd of each platform thread that waits in its own rpoll.  A
@@ -166,16 +176,18 @@ final class RdmaPoller {
     /**
      * Registers the current platform thread to wait for event on fd in its
      * own rpoll ({@link #awaitDirect}).  Returns false, registering
-     * nothing, if fd is left out of rpolls ({@link #exclude}): the thread
-     * then waits through the poller, which includes fd again first.
+     * nothing, if {@link #DIRECT_WAITERS_MAX} threads wait so already, or
+     * if fd is left out of rpolls ({@link #exclude}): the thread then
+     * waits through the poller, which includes fd again first.
      */
     boolean registerDirect(int fd, int event) throws IOException {
         int wakeFd = wakeFd();
         // registered under the lock, so that an exclude that follows finds
         // the waiter to wake
         synchronized (this) {
-            if (excluded.contains(fd))
+            if (directCount >= DIRECT_WAITERS_MAX || excluded.contains(fd))
                 return false;
+            directCount++;
             directPolled.merge(fd, 1, Integer::sum);
             directWaiters(event).put(fd, wakeFd);
         }
@@ -199,6 +211,7 @@ final class RdmaPoller {
     boolean deregisterDirect(int fd, int event) throws IOException {
         boolean registered = directWaiters(event).remove(fd, wakeFd());
         synchronized (this) {
+            directCount--;
             if (directPolled.merge(fd, -1, Integer::sum) == 0) {
                 directPolled.remove(fd);
                 notifyAll();
