@@ -21,7 +21,6 @@
  * questions.
  */
 
-
 /*
  * @test id=direct
  * @summary A platform thread blocked in an RDMA read without a timeout
