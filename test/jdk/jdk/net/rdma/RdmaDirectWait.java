@@ -24,12 +24,12 @@
 /*
  * @test id=direct
  * @summary A platform thread blocked in an RDMA read without a timeout
- *          waits in an rpoll of its own, through an eventfd of its own:
- *          another thread's shutdownOutput moves it to the poller, and it
- *          still reads what the peer sends after that; the eventfds of
- *          threads that have ended are closed; one thread per CPU (at
- *          least 2) waits so at a time, the others through the poller.
- *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          waits in an rpoll of its own, woken through the eventfd of one
+ *          of the poller's slots: another thread's shutdownOutput moves it
+ *          to the poller, and it still reads what the peer sends after
+ *          that; threads that wait so in turn add no eventfd; one thread
+ *          per CPU (2 to 4) waits so at a time, the others through the
+ *          poller.  Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaDirectWait direct
@@ -61,7 +61,7 @@ public class RdmaDirectWait {
     // the bound on a wakeup or a delivery, in milliseconds
     static final long WAKE_MILLIS = 2_000;
 
-    // threads that block in turn in the descriptor case
+    // threads that block in turn in the eventfd case
     static final int THREADS = 20;
 
     static boolean direct;
@@ -71,7 +71,7 @@ public class RdmaDirectWait {
         RdmaTestLib.runCases(List.of(
                 new RdmaTestLib.Case("a blocked reader reads what comes after another thread's shutdownOutput",
                                      RdmaDirectWait::shutdownOutputUnderReader),
-                new RdmaTestLib.Case("the eventfds of blocked platform threads are closed after they end",
+                new RdmaTestLib.Case("platform threads that wait in turn add no eventfd",
                                      RdmaDirectWait::wakeFds),
                 new RdmaTestLib.Case("one platform thread per CPU waits in its own rpoll, the others through the poller",
                                      RdmaDirectWait::directWaitersMax)));
@@ -123,6 +123,11 @@ public class RdmaDirectWait {
             long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             RdmaTestLib.log("  shutdownOutput returned in " + ms + " ms");
             assertLessThan(ms, WAKE_MILLIS, "ms the shutdownOutput took");
+            // the reader left its own rpoll for the drain, and waits through
+            // the poller, which left the socket out until the drain ended
+            assertFalse(RdmaTestLib.inFrame(reader, "RdmaPoller", "wait0"),
+                        "the reader is still in its own rpoll after the shutdownOutput");
+            assertEquals(Thread.State.WAITING, reader.getState(), "the reader's state after the shutdownOutput");
             assertEquals(-1, p[1].read(ByteBuffer.allocate(1)), "the peer's read after the shutdownOutput");
             assertTrue(reader.isAlive(), "the reader ended before the peer wrote: " + outcome.get());
 
@@ -138,15 +143,15 @@ public class RdmaDirectWait {
     }
 
     /*
-     * Each platform thread that waits in its own rpoll gets an eventfd,
-     * which the thread keeps while it lives; once the thread has ended,
-     * the Cleaner closes it.
+     * A thread that waits in its own rpoll is woken through the eventfd of
+     * the slot it holds, which the poller made with itself: platform
+     * threads that wait so one after the other add no eventfd.
      */
     static void wakeFds() throws Exception {
         SocketChannel[] p = pair();
         try {
-            int base = RdmaTestLib.eventfdCount();
-            for (int i = 0; i < THREADS; i++) {
+            int base = -1;
+            for (int i = 0; i <= THREADS; i++) {
                 AtomicReference<Throwable> outcome = new AtomicReference<>();
                 ByteBuffer one = ByteBuffer.allocate(1);
                 Thread t = RdmaTestLib.start(false, outcome, () -> {
@@ -154,28 +159,18 @@ public class RdmaDirectWait {
                         throw new AssertionError("no byte");
                 });
                 awaitModeWait(t);
+                // the first wait made the poller, and its eventfds, if need be
+                if (i == 0)
+                    base = RdmaTestLib.eventfdCount();
                 p[1].write(ByteBuffer.wrap(new byte[] { (byte) i }));
                 assertTrue(t.join(Duration.ofMillis(WAKE_MILLIS)), "reader " + i + " did not get its byte");
                 assertNull(outcome.get(), "reader " + i + " threw");
                 assertEquals((byte) i, one.get(0), "the byte reader " + i + " read");
             }
             int after = RdmaTestLib.eventfdCount();
-            RdmaTestLib.log("  eventfds: " + base + " before, " + after + " after " + THREADS + " readers");
-            if (!direct) {
-                assertEquals(base, after, "eventfds after the readers, in poller mode");
-                return;
-            }
-            // one eventfd each, unless a GC has closed some already
-            assertGreaterThan(after, base, "eventfds after " + THREADS + " direct readers");
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5_000);
-            int now;
-            while ((now = RdmaTestLib.eventfdCount()) > base) {
-                if (System.nanoTime() - deadline > 0)
-                    fail(now - base + " of the readers' eventfds still open 5 s after they ended");
-                System.gc();
-                Thread.sleep(10);
-            }
-            RdmaTestLib.log("  eventfds back to " + now);
+            RdmaTestLib.log("  eventfds: " + base + " while the first reader waited, " + after
+                            + " after " + THREADS + " more");
+            assertEquals(base, after, "eventfds after " + THREADS + " readers, each in its own thread");
         } finally {
             p[0].close();
             p[1].close();
@@ -187,7 +182,7 @@ public class RdmaDirectWait {
      * threads wait in rpolls of their own at a time.
      */
     static void directWaitersMax() throws Exception {
-        int max = Math.max(2, Runtime.getRuntime().availableProcessors());
+        int max = Math.clamp(Runtime.getRuntime().availableProcessors(), 2, 4);
         int n = max + 4;
         List<SocketChannel[]> pairs = new ArrayList<>();
         try {
@@ -208,12 +203,21 @@ public class RdmaDirectWait {
                 outcomes.add(outcome);
                 got.add(b);
             }
-            for (Thread t : readers)
-                RdmaTestLib.awaitWaiting(t);
-            long inOwnRpoll = readers.stream().filter(t -> RdmaTestLib.inFrame(t, "RdmaPoller", "wait0")).count();
+            // wait until each reader is in its own rpoll or parked
+            long expected = direct ? max : 0;
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10_000);
+            long inOwnRpoll, parked;
+            while (true) {
+                inOwnRpoll = readers.stream().filter(t -> RdmaTestLib.inFrame(t, "RdmaPoller", "wait0")).count();
+                parked = readers.stream().filter(t -> t.getState() == Thread.State.WAITING).count();
+                if ((inOwnRpoll == expected && parked == n - expected) || System.nanoTime() - deadline > 0)
+                    break;
+                Thread.sleep(1);
+            }
             RdmaTestLib.log("  " + inOwnRpoll + " of " + n + " blocked readers in their own rpoll, "
-                            + max + " CPUs or 2");
-            assertEquals(direct ? (long) max : 0L, inOwnRpoll, "readers waiting in their own rpoll");
+                            + parked + " parked; slots: " + max);
+            assertEquals(expected, inOwnRpoll, "readers waiting in their own rpoll");
+            assertEquals(n - expected, parked, "readers parked through the poller");
             for (int i = 0; i < n; i++)
                 pairs.get(i)[1].write(ByteBuffer.wrap(RdmaTestLib.message(8, i)));
             for (int i = 0; i < n; i++) {

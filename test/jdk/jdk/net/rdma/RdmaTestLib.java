@@ -184,34 +184,24 @@ public final class RdmaTestLib {
         System.out.println("$ " + String.join(" ", cmd) + " " + out.strip());
     }
 
-    /**
-     * The number of open file descriptors of this process, eventfds not
-     * counted: a platform thread that has waited in its own rpoll keeps an
-     * eventfd, which the Cleaner closes at some GC after the thread ended,
-     * so their number changes under a test's feet (RdmaDirectWait counts
-     * them with {@link #eventfdCount}).
-     */
+    /** The number of open file descriptors of this process. */
     public static int fdCount() throws IOException {
-        return countFds(false);
+        try (var s = Files.list(Path.of("/proc/self/fd"))) {
+            return (int) s.count();
+        }
     }
 
     /** The number of open eventfds of this process. */
     public static int eventfdCount() throws IOException {
-        return countFds(true);
-    }
-
-    private static int countFds(boolean eventfds) throws IOException {
         int n = 0;
         try (var s = Files.list(Path.of("/proc/self/fd"))) {
             for (Path fd : (Iterable<Path>) s::iterator) {
-                String target;
                 try {
-                    target = Files.readSymbolicLink(fd).toString();
+                    if (Files.readSymbolicLink(fd).toString().equals("anon_inode:[eventfd]"))
+                        n++;
                 } catch (IOException e) {
-                    continue;   // closed meanwhile (the directory's own descriptor among them)
+                    // closed meanwhile (the directory's own descriptor among them)
                 }
-                if (target.equals("anon_inode:[eventfd]") == eventfds)
-                    n++;
             }
         }
         return n;

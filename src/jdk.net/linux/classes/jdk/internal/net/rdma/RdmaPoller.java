@@ -26,7 +26,6 @@
 package jdk.internal.net.rdma;
 
 import java.io.IOException;
-import java.lang.ref.Cleaner;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -59,13 +58,14 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p> A platform thread whose wait has no timeout can instead wait in an
  * rpoll of its own ({@link #registerDirect}, {@link #awaitDirect}): its
- * socket, and an eventfd of the thread's through which it is woken.  That
- * saves the hop through the poller thread, one wakeup of two, which
- * costs most when the threads outnumber the CPUs.  rsockets wakes every
- * thread in rpoll on every event (doc/rdma-sockets-design.md, 3.5), so
- * at most {@link #DIRECT_WAITERS_MAX} threads wait so at a time, and the
- * others through the poller.  A virtual thread must park to leave its
- * carrier, so it always waits through the poller.
+ * socket, and the eventfd of a slot of the blocking poller's, through
+ * which it is woken.  That saves the hop through the poller thread, one
+ * wakeup of two, which costs most when the threads outnumber the CPUs.
+ * rsockets wakes every thread in rpoll on every event
+ * (doc/rdma-sockets-design.md, 3.5), and a thread holds its slot for as
+ * long as it waits, so there are few slots ({@link #DIRECT_WAITERS_MAX});
+ * the threads that find none wait through the poller.  A virtual thread
+ * must park to leave its carrier, so it always waits through the poller.
  *
  * <p> No socket is closed, nor shut down, while a thread may be inside an
  * rpoll that includes it: {@link #retire} and {@link #exclude} return only
@@ -92,7 +92,7 @@ final class RdmaPoller {
     private final ConcurrentHashMap<Integer, Thread> readers = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, Thread> writers = new ConcurrentHashMap<>();
 
-    // the eventfds of the threads waiting in their own rpoll, by socket
+    // the slot eventfds of the threads waiting in their own rpoll, by socket
     private final ConcurrentHashMap<Integer, Integer> directReaders = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Integer, Integer> directWriters = new ConcurrentHashMap<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -101,54 +101,45 @@ final class RdmaPoller {
     private Thread thread;
     private final Set<Integer> polled = new HashSet<>();     // in the current rpoll
     private final Set<Integer> excluded = new HashSet<>();   // left out while shut down
-    private final HashMap<Integer, Integer> directPolled = new HashMap<>(); // waiters by socket
-    private int directCount;                                                 // and in all
+    private final HashMap<Integer, Integer> directPolled = new HashMap<>(); // direct waiters by socket
+    private final int[] freeSlots;    // the eventfds of the slots not in use
+    private int freeCount;
 
     /**
-     * How many threads may wait in rpolls of their own at a time: one per
-     * CPU, where the hop through the poller thread costs most.
+     * The number of slots, so of the threads that may wait in rpolls of
+     * their own at a time: one per CPU, 2 to 4.
      */
-    static final int DIRECT_WAITERS_MAX = Math.max(2, Runtime.getRuntime().availableProcessors());
+    static final int DIRECT_WAITERS_MAX = Math.clamp(Runtime.getRuntime().availableProcessors(), 2, 4);
 
-    /*
-     * The eventfd of each platform thread that waits in its own rpoll.  A
-     * thread that ends drops its thread-locals, and the Cleaner then
-     * closes the eventfd.
-     */
-    private static final class WakeFd {
-        final int fd;
-        WakeFd(int fd) {
-            this.fd = fd;
-        }
-    }
-    private static final ThreadLocal<WakeFd> WAKE_FDS = new ThreadLocal<>();
-    private static final Cleaner WAKE_FD_CLEANER = Cleaner.create();
-
-    private static int wakeFd() throws IOException {
-        WakeFd w = WAKE_FDS.get();
-        if (w == null) {
-            int fd = eventfd0();
-            w = new WakeFd(fd);
-            WAKE_FD_CLEANER.register(w, () -> close0(fd));
-            WAKE_FDS.set(w);
-        }
-        return w.fd;
-    }
-
-    private RdmaPoller(String name, long tickNanos, int wakeFd) {
+    private RdmaPoller(String name, long tickNanos, int wakeFd, int[] slots) {
         this.name = name;
         this.tickNanos = tickNanos;
         this.wakeFd = wakeFd;
+        this.freeSlots = slots;
+        this.freeCount = slots.length;
     }
 
-    /** A poller that blocks in rpoll until a socket is ready. */
+    /**
+     * A poller that blocks in rpoll until a socket is ready, with the
+     * slots for direct waits.  Its eventfds live as long as the process.
+     */
     static RdmaPoller blocking(String name) throws IOException {
-        return new RdmaPoller(name, 0, eventfd0());
+        int[] fds = new int[DIRECT_WAITERS_MAX + 1];
+        int made = 0;
+        try {
+            for (; made < fds.length; made++)
+                fds[made] = eventfd0();
+        } catch (IOException e) {
+            for (int i = 0; i < made; i++)
+                close0(fds[i]);
+            throw e;
+        }
+        return new RdmaPoller(name, 0, fds[0], Arrays.copyOfRange(fds, 1, fds.length));
     }
 
-    /** A poller that checks its sockets every tickNanos. */
+    /** A poller that checks its sockets every tickNanos; it has no slots. */
     static RdmaPoller ticking(String name, long tickNanos) {
-        return new RdmaPoller(name, tickNanos, -1);
+        return new RdmaPoller(name, tickNanos, -1, new int[0]);
     }
 
     private ConcurrentHashMap<Integer, Thread> waiters(int event) {
@@ -175,49 +166,51 @@ final class RdmaPoller {
 
     /**
      * Registers the current platform thread to wait for event on fd in its
-     * own rpoll ({@link #awaitDirect}).  Returns false, registering
-     * nothing, if {@link #DIRECT_WAITERS_MAX} threads wait so already, or
+     * own rpoll ({@link #awaitDirect}), and returns the eventfd of the slot
+     * it takes.  Returns -1, registering nothing, if no slot is free, or
      * if fd is left out of rpolls ({@link #exclude}): the thread then
      * waits through the poller, which includes fd again first.
      */
-    boolean registerDirect(int fd, int event) throws IOException {
-        int wakeFd = wakeFd();
+    int registerDirect(int fd, int event) {
         // registered under the lock, so that an exclude that follows finds
         // the waiter to wake
         synchronized (this) {
-            if (directCount >= DIRECT_WAITERS_MAX || excluded.contains(fd))
-                return false;
-            directCount++;
-            directPolled.merge(fd, 1, Integer::sum);
-            directWaiters(event).put(fd, wakeFd);
+            if (freeCount == 0 || excluded.contains(fd))
+                return -1;
+            int slot = freeSlots[freeCount - 1];
+            directWaiters(event).put(fd, slot);
+            try {
+                directPolled.merge(fd, 1, Integer::sum);
+            } catch (Throwable e) {
+                directWaiters(event).remove(fd, slot);
+                throw e;
+            }
+            freeCount--;
+            return slot;
         }
-        return true;
     }
 
     /**
-     * Waits in an rpoll of fd and the thread's eventfd, after
+     * Waits in an rpoll of fd and the slot's eventfd, after
      * {@link #registerDirect}, until fd is ready for event or a
      * {@link #wake} (close, shutdown, exclude).  Returns fd's revents, 0
-     * if woken or interrupted by a signal.
+     * if woken or interrupted by a signal.  A wake meant for the slot's
+     * previous holder may also end the wait: the caller retries.
      */
-    int awaitDirect(int fd, int event) throws IOException {
-        return wait0(fd, event, wakeFd());
+    int awaitDirect(int fd, int event, int slot) throws IOException {
+        return wait0(fd, event, slot);
     }
 
-    /**
-     * Ends the current thread's registration of {@link #registerDirect};
-     * returns false if a wake had removed it already.
-     */
-    boolean deregisterDirect(int fd, int event) throws IOException {
-        boolean registered = directWaiters(event).remove(fd, wakeFd());
+    /** Ends the registration of {@link #registerDirect} and frees its slot. */
+    void deregisterDirect(int fd, int event, int slot) {
         synchronized (this) {
-            directCount--;
+            directWaiters(event).remove(fd, slot);
+            freeSlots[freeCount++] = slot;
             if (directPolled.merge(fd, -1, Integer::sum) == 0) {
                 directPolled.remove(fd);
                 notifyAll();
             }
         }
-        return registered;
     }
 
     /** Wakes the waiter for event on fd, if any. */

@@ -65,9 +65,11 @@ import sun.nio.ch.SocketOps;
  * {@link #park}: a short spin in one native call, adaptive per socket,
  * then the thread registers with an {@link RdmaPoller} and parks until the
  * poller finds the socket ready, the timeout expires, or close, shutdown
- * or interrupt unparks it. Platform and virtual threads wait the same
- * way; a virtual thread unmounts while parked, so it never pins its
- * carrier, and a blocked thread costs no CPU.
+ * or interrupt unparks it. A virtual thread unmounts while parked, so it
+ * never pins its carrier, and a blocked thread costs no CPU. A few
+ * platform threads whose wait has no timeout wait in an rpoll of their
+ * own instead, which saves the hop through the poller thread
+ * (RdmaPoller.registerDirect).
  */
 final class RdmaSocketOps extends SocketOps {
     private static final JavaIOFileDescriptorAccess FDA = SharedSecrets.getJavaIOFileDescriptorAccess();
@@ -662,14 +664,16 @@ final class RdmaSocketOps extends SocketOps {
         boolean virtual = Thread.currentThread().isVirtual();
         long start = System.nanoTime();
         boolean ready;
-        if (!ticking && !virtual && nanos <= 0 && DIRECT_WAITS && p.registerDirect(fdVal, event)) {
+        int slot;
+        if (!ticking && !virtual && nanos <= 0 && DIRECT_WAITS
+                && (slot = p.registerDirect(fdVal, event)) >= 0) {
             // the thread waits in its own rpoll (RdmaPoller)
             try {
                 if (!ch.isOpen() || shutdowns.contains(key(fdVal, event)))
                     return;
-                ready = p.awaitDirect(fdVal, event) != 0;
+                ready = p.awaitDirect(fdVal, event, slot) != 0;
             } finally {
-                p.deregisterDirect(fdVal, event);
+                p.deregisterDirect(fdVal, event, slot);
             }
         } else {
             // A platform thread waits whatever its interrupt status, as in
