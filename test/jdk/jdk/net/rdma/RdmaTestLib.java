@@ -191,6 +191,29 @@ public final class RdmaTestLib {
         }
     }
 
+    /**
+     * Makes a blocking read wait, so that the RDMA poller, which holds
+     * eventfds for the life of the process, exists before a test counts
+     * descriptors.
+     */
+    public static void startPoller() throws Exception {
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.bind(anyPort());
+            try (SocketChannel c = Sockets.openRdmaSocketChannel()) {
+                c.connect(ssc.getLocalAddress());
+                try (SocketChannel peer = ssc.accept()) {
+                    AtomicReference<Throwable> outcome = new AtomicReference<>();
+                    Thread t = start(false, outcome, () -> readFully(c, 1));
+                    awaitWaiting(t);
+                    peer.write(ByteBuffer.wrap(new byte[] { 1 }));
+                    t.join();
+                    if (outcome.get() != null)
+                        throw new AssertionError("the read that starts the poller failed", outcome.get());
+                }
+            }
+        }
+    }
+
     /** The number of open eventfds of this process. */
     public static int eventfdCount() throws IOException {
         int n = 0;
