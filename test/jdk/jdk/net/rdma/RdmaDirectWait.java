@@ -73,7 +73,7 @@ public class RdmaDirectWait {
                                      RdmaDirectWait::shutdownOutputUnderReader),
                 new RdmaTestLib.Case("platform threads that wait in turn add no eventfd",
                                      RdmaDirectWait::wakeFds),
-                new RdmaTestLib.Case("one platform thread per CPU waits in its own rpoll, the others through the poller",
+                new RdmaTestLib.Case("one platform thread per slot waits in its own rpoll, the others through the poller",
                                      RdmaDirectWait::directWaitersMax)));
     }
 
