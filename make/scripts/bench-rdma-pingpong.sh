@@ -61,20 +61,9 @@ if [ -n "${SERVER_ADDR:-}" ]; then
 fi
 
 . "$(dirname "$0")/common.sh"
-conf=${1:?usage: bench-rdma-pingpong.sh CONF_DIR JMH_DIR}
-jmh=${2:?usage: bench-rdma-pingpong.sh CONF_DIR JMH_DIR}
-conf=$(cd "$conf" && pwd) || die "no $1"
-jmh=$(cd "$jmh" && pwd) || die "no $2"
-jdk=$conf/images/jdk
+[ -n "${1:-}" ] && [ -n "${2:-}" ] || die "usage: bench-rdma-pingpong.sh CONF_DIR JMH_DIR"
 out=$RDIO_BUILD/bench-rdma-pingpong
-[ -x "$jdk/bin/java" ] || die "no JDK image at $jdk: run make images first"
-mkdir -p "$out/guest"
-jar=$RDIO_BUILD/bench-rdma/benchmarks.jar
-mkdir -p "$(dirname "$jar")"
-build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/jdk/net/RdmaChannels.java"
-cp "$jar" "$out/guest/benchmarks.jar"
-"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --after "$RDIO_TOP/make/scripts/bench-rdma-pingpong.sh" \
-    --out "$out/guest" || die "the run in the guest failed (see $out/guest/after.log)"
+run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/bench-rdma-pingpong.sh" "$out/guest"
 
 # JMH's CSV has a row per percentile (pingPong:p0.50) with the size and
 # transport in its last columns; the C client's lines are "pingpong

@@ -186,3 +186,20 @@ build_bench_jar() {
     "$jdk/bin/jar" cfe "$jar.tmp" org.openjdk.jmh.Main -C "$classes" . || die "jar failed"
     mv "$jar.tmp" "$jar"
 }
+
+# Builds the JMH jar of RdmaChannels with the image of CONF_DIR, copies it
+# to GUEST_OUT/benchmarks.jar and boots the Soft-RoCE guest with SCRIPT as
+# its --after script, results in GUEST_OUT:
+#   run_rdma_channels_after CONF_DIR JMH_DIR SCRIPT GUEST_OUT
+run_rdma_channels_after() {
+    local conf jmh jdk script=$3 gout=$4 jar=$RDIO_BUILD/bench-rdma/benchmarks.jar
+    conf=$(cd "$1" && pwd) || die "no $1"
+    jmh=$(cd "$2" && pwd) || die "no $2"
+    jdk=$conf/images/jdk
+    [ -x "$jdk/bin/java" ] || die "no JDK image at $jdk: run make images first"
+    mkdir -p "$gout" "$(dirname "$jar")"
+    build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/jdk/net/RdmaChannels.java"
+    cp "$jar" "$gout/benchmarks.jar"
+    "$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --after "$script" --out "$gout" ||
+        die "the run in the guest failed (see $gout/after.log)"
+}

@@ -66,21 +66,10 @@ if [ -n "${SERVER_ADDR:-}" ]; then
 fi
 
 . "$(dirname "$0")/common.sh"
-conf=${1:?usage: profile-rdma-pingpong.sh CONF_DIR JMH_DIR}
-jmh=${2:?usage: profile-rdma-pingpong.sh CONF_DIR JMH_DIR}
-conf=$(cd "$conf" && pwd) || die "no $1"
-jmh=$(cd "$jmh" && pwd) || die "no $2"
-jdk=$conf/images/jdk
+[ -n "${1:-}" ] && [ -n "${2:-}" ] || die "usage: profile-rdma-pingpong.sh CONF_DIR JMH_DIR"
 out=$RDIO_BUILD/profile-rdma
-[ -x "$jdk/bin/java" ] || die "no JDK image at $jdk: run make images first"
 command -v perf > /dev/null || die "no perf: install linux-perf (apt-get install linux-perf)"
-mkdir -p "$out"
-jar=$RDIO_BUILD/bench-rdma/benchmarks.jar
-mkdir -p "$(dirname "$jar")"
-build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/jdk/net/RdmaChannels.java"
-cp "$jar" "$out/benchmarks.jar"
-"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --after "$RDIO_TOP/make/scripts/profile-rdma-pingpong.sh" \
-    --out "$out" || die "the run in the guest failed (see $out/after.log)"
+run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/profile-rdma-pingpong.sh" "$out"
 for f in "$out"/profile-*.txt; do
     echo "== $(basename "$f" .txt)"
     head -n 30 "$f"

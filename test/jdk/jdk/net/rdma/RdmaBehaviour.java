@@ -94,16 +94,6 @@ public class RdmaBehaviour {
                 new RdmaTestLib.Case("options at their limits", RdmaBehaviour::optionLimits)));
     }
 
-    /** A connected pair: [0] the client, [1] the accepted channel. */
-    static SocketChannel[] pair() throws IOException {
-        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
-            ssc.bind(RdmaTestLib.anyPort());
-            SocketChannel c = Sockets.openRdmaSocketChannel();
-            c.connect(ssc.getLocalAddress());
-            return new SocketChannel[] { c, ssc.accept() };
-        }
-    }
-
     /** Starts task in a thread; returns the thread, whose outcome lands in result. */
     static Thread start(boolean virtual, AtomicReference<Throwable> result, Utils.ThrowingRunnable task) {
         Runnable r = () -> {
@@ -129,7 +119,7 @@ public class RdmaBehaviour {
     }
 
     static void asyncClose() throws Exception {
-        SocketChannel[] p = pair();
+        SocketChannel[] p = RdmaTestLib.pair();
         try {
             AtomicReference<Throwable> result = new AtomicReference<>();
             Thread t = start(false, result, () -> p[0].read(ByteBuffer.allocate(10)));
@@ -151,7 +141,7 @@ public class RdmaBehaviour {
 
     static void interrupt() throws Exception {
         for (boolean virtual : new boolean[] { false, true }) {
-            SocketChannel[] p = pair();
+            SocketChannel[] p = RdmaTestLib.pair();
             try {
                 AtomicReference<Throwable> result = new AtomicReference<>();
                 Thread t = start(virtual, result, () -> p[0].read(ByteBuffer.allocate(10)));
@@ -224,7 +214,7 @@ public class RdmaBehaviour {
     }
 
     static void shutdownInput() throws Exception {
-        SocketChannel[] p = pair();
+        SocketChannel[] p = RdmaTestLib.pair();
         try {
             AtomicReference<Throwable> result = new AtomicReference<>();
             int[] n = new int[1];
@@ -396,7 +386,7 @@ public class RdmaBehaviour {
         }
 
         // RDMA options once connected
-        SocketChannel[] p = pair();
+        SocketChannel[] p = RdmaTestLib.pair();
         try {
             assertThrows(SocketException.class, () -> p[0].setOption(RdmaSocketOptions.RDMA_SQSIZE, 64));
             assertThrows(SocketException.class, () -> p[1].setOption(RdmaSocketOptions.RDMA_INLINE, 32));

@@ -45,7 +45,6 @@
  */
 
 import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +52,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import jdk.net.Sockets;
 
 import static jdk.test.lib.Asserts.*;
 
@@ -77,15 +75,6 @@ public class RdmaDirectWait {
                                      RdmaDirectWait::directWaitersMax)));
     }
 
-    static SocketChannel[] pair() throws Exception {
-        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
-            ssc.bind(RdmaTestLib.anyPort());
-            SocketChannel c = Sockets.openRdmaSocketChannel();
-            c.connect(ssc.getLocalAddress());
-            return new SocketChannel[] { c, ssc.accept() };
-        }
-    }
-
     // Waits until t waits in the way the mode makes it: in its own rpoll
     // (RdmaPoller.wait0), or parked through the poller.
     static void awaitModeWait(Thread t) {
@@ -105,7 +94,7 @@ public class RdmaDirectWait {
      * which waits through the poller until the shutdown is done.
      */
     static void shutdownOutputUnderReader() throws Exception {
-        SocketChannel[] p = pair();
+        SocketChannel[] p = RdmaTestLib.pair();
         try {
             byte[] reply = RdmaTestLib.message(1000, 5);
             AtomicReference<Throwable> outcome = new AtomicReference<>();
@@ -148,7 +137,7 @@ public class RdmaDirectWait {
      * threads that wait so one after the other add no eventfd.
      */
     static void wakeFds() throws Exception {
-        SocketChannel[] p = pair();
+        SocketChannel[] p = RdmaTestLib.pair();
         try {
             int base = -1;
             for (int i = 0; i <= THREADS; i++) {
@@ -190,7 +179,7 @@ public class RdmaDirectWait {
             List<AtomicReference<Throwable>> outcomes = new ArrayList<>();
             List<ByteBuffer> got = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                SocketChannel[] p = pair();
+                SocketChannel[] p = RdmaTestLib.pair();
                 pairs.add(p);
                 ByteBuffer b = ByteBuffer.allocate(8);
                 AtomicReference<Throwable> outcome = new AtomicReference<>();

@@ -191,26 +191,31 @@ public final class RdmaTestLib {
         }
     }
 
+    /** A connected pair on the RDMA device: [0] the client, [1] the accepted channel. */
+    public static SocketChannel[] pair() throws IOException {
+        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
+            ssc.bind(anyPort());
+            SocketChannel c = Sockets.openRdmaSocketChannel();
+            c.connect(ssc.getLocalAddress());
+            return new SocketChannel[] { c, ssc.accept() };
+        }
+    }
+
     /**
      * Makes a blocking read wait, so that the RDMA poller, which holds
      * eventfds for the life of the process, exists before a test counts
      * descriptors.
      */
     public static void startPoller() throws Exception {
-        try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
-            ssc.bind(anyPort());
-            try (SocketChannel c = Sockets.openRdmaSocketChannel()) {
-                c.connect(ssc.getLocalAddress());
-                try (SocketChannel peer = ssc.accept()) {
-                    AtomicReference<Throwable> outcome = new AtomicReference<>();
-                    Thread t = start(false, outcome, () -> readFully(c, 1));
-                    awaitWaiting(t);
-                    peer.write(ByteBuffer.wrap(new byte[] { 1 }));
-                    t.join();
-                    if (outcome.get() != null)
-                        throw new AssertionError("the read that starts the poller failed", outcome.get());
-                }
-            }
+        SocketChannel[] p = pair();
+        try (SocketChannel c = p[0]; SocketChannel peer = p[1]) {
+            AtomicReference<Throwable> outcome = new AtomicReference<>();
+            Thread t = start(false, outcome, () -> readFully(c, 1));
+            awaitWaiting(t);
+            peer.write(ByteBuffer.wrap(new byte[] { 1 }));
+            t.join();
+            if (outcome.get() != null)
+                throw new AssertionError("the read that starts the poller failed", outcome.get());
         }
     }
 
