@@ -66,8 +66,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * C baselines that these runs are compared with are librdmacm's rstream,
  * over rsockets and over TCP (its "-T s"), from the same guest boot
  * (make/scripts/bench-rdma.sh).
+ *
+ * <p> The warm-up is long because the guest's CPU is emulated: C2 makes
+ * its last compilation of the benchmark loop about 12 s into a fork (with
+ * -XX:+PrintCompilation), and a shorter warm-up measured the deoptimised
+ * loop, doubling the p99 (doc/benchmarks-rdma.md).
  */
-@Warmup(iterations = 2, time = 2)
+@Warmup(iterations = 10, time = 2)
 @Measurement(iterations = 3, time = 2)
 @Fork(5)
 public class RdmaChannels {
