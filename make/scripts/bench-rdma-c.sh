@@ -90,23 +90,16 @@ done
 
 # per case (transport, mode, size, buffer option): median (min to max) of
 # p50, p90 and p99 over the runs
-awk '
-    function stat(list,    n, v, i, j, t, med) {
-        n = split(list, v, " ")
-        for (i = 2; i <= n; i++)
-            for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-        med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-        return sprintf("%.1f (%.1f to %.1f)", med, v[1], v[n])
-    }
+awk "$(cat "$here/stats.awk")"'
     $1 == "pingpong" {
         key = $2 " " $3 " " $5 " B" ($NF == "524288" ? ", 512 KiB buffers" : "")
         if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
-        p50[key] = p50[key] " " $9; p90[key] = p90[key] " " $11; p99[key] = p99[key] " " $13; runs[key]++
+        add(key " p50", $9); add(key " p90", $11); add(key " p99", $13); runs[key]++
     }
     END {
         print "| case (us per round trip) | runs | p50 | p90 | p99 |"
         print "|---|---|---|---|---|"
         for (k = 1; k <= nk; k++)
-            printf "| %s | %d | %s | %s | %s |\n", keys[k], runs[keys[k]], stat(p50[keys[k]]), stat(p90[keys[k]]), stat(p99[keys[k]])
+            printf "| %s | %d | %s | %s | %s |\n", keys[k], runs[keys[k]], cell(keys[k] " p50"), cell(keys[k] " p90"), cell(keys[k] " p99")
     }' "$res" > "$OUT/pingpong-summary.txt"
 cat "$OUT/pingpong-summary.txt"

@@ -68,24 +68,7 @@ run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/bench-rdma-pingpong.sh
 # JMH's CSV has a row per percentile (pingPong:p0.50) with the size and
 # transport in its last columns; the C client's lines are "pingpong
 # TRANSPORT MODE size SIZE rounds N p50 X p90 Y p99 Z mean M us ARGS".
-awk -F, '
-    function unq(s) { gsub(/"/, "", s); return s }
-    function add(k, v) { vals[k] = vals[k] " " v; n[k]++ }
-    function med(k,    c, v, i, j, t) {
-        c = split(vals[k], v, " ")
-        for (i = 2; i <= c; i++)
-            for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-        lo[k] = v[1]; hi[k] = v[c]
-        return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
-    }
-    function cell(k,    m) {
-        if (!(k in vals)) return "n/a"
-        m = med(k); mid[k] = m
-        return sprintf("%.1f (%.1f to %.1f)", m, lo[k], hi[k])
-    }
-    function ratio(a, b) { return (mid[a] > 0 && mid[b] > 0) ? sprintf("%.2f", mid[a] / mid[b]) : "n/a" }
-    { sub(/\r$/, "") }   # JMH ends its CSV lines with CR LF
-    FNR == 1 && FILENAME ~ /\.csv$/ { for (i = 1; i <= NF; i++) col[unq($i)] = i; next }
+awk -F, "$(cat "$RDIO_TOP/make/scripts/stats.awk")"'
     FILENAME ~ /\.csv$/ {
         b = unq($col["Benchmark"])
         if (b ~ /pingPong:p0\.(50|90|99)$/)
@@ -120,7 +103,7 @@ awk -F, '
             split("java rdma|c rdma block|c rdma poll|c rdma spin|java tcp|c tcp block", sides, "|")
             for (k = 1; k <= 6; k++) {
                 key = sides[k] " " z " p50"
-                line = line sprintf(" | %s", (mid[key] > 0) ? sprintf("%.0f %%", 100 * (hi[key] - lo[key]) / mid[key]) : "n/a")
+                line = line " | " spread(key)
             }
             print line " |"
         }

@@ -22,9 +22,14 @@
  */
 package org.openjdk.bench.jdk.net;
 
+import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -58,6 +63,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * <li> {@code stream}: the client writes 64 KiB buffers that the server
  *      reads and drops.  The score is writes per second; times 64 KiB it is
  *      the one-way throughput.
+ * <li> {@code socketPingPong}: {@code pingPong} through a classic
+ *      {@code Socket}'s streams with byte arrays, on both ends: the path of
+ *      programs written before NIO, and the heap-buffer path (each read and
+ *      write copies through a temporary direct buffer).  Not run by make
+ *      bench-rdma; make bench-rdma-streams runs it beside {@code pingPong}.
  * </ul>
  *
  * <p> The server binds to the address in the system property
@@ -96,10 +106,8 @@ public class RdmaChannels {
                 case "tcp" -> false;
                 default -> throw new IllegalArgumentException("transport " + transport);
             };
-            String host = System.getProperty("rdio.rdma.server");
-            InetAddress addr = (host != null) ? InetAddress.getByName(host) : InetAddress.getLoopbackAddress();
             listener = rdma ? Sockets.openRdmaServerSocketChannel() : ServerSocketChannel.open();
-            listener.bind(new InetSocketAddress(addr, 0));
+            listener.bind(new InetSocketAddress(serverAddress(), 0));
             client = rdma ? Sockets.openRdmaSocketChannel() : SocketChannel.open();
             client.connect(listener.getLocalAddress());
             SocketChannel peer = listener.accept();
@@ -122,12 +130,7 @@ public class RdmaChannels {
 
         @TearDown(Level.Trial)
         public void close() throws Exception {
-            if (client != null)
-                client.close();
-            if (server != null)
-                server.join(10_000);
-            if (listener != null)
-                listener.close();
+            closeTrial(client, server, listener);
         }
     }
 
@@ -158,6 +161,74 @@ public class RdmaChannels {
         }
     }
 
+    /** Ping-pong over a classic Socket's streams: size bytes there and back. */
+    @State(Scope.Thread)
+    public static class SocketEcho {
+        @Param({"rdma", "tcp"})
+        public String transport;
+
+        @Param({"64", "1024"})
+        public int size;
+
+        ServerSocket listener;
+        Socket client;
+        Thread server;
+        OutputStream out;
+        DataInputStream in;
+        byte[] message;
+
+        @Setup(Level.Trial)
+        public void setup() throws IOException {
+            boolean rdma = transport.equals("rdma");
+            listener = rdma ? Sockets.openRdmaServerSocket() : new ServerSocket();
+            listener.bind(new InetSocketAddress(serverAddress(), 0));
+            client = rdma ? Sockets.openRdmaSocket() : new Socket();
+            client.connect(listener.getLocalSocketAddress());
+            Socket peer = listener.accept();
+            int n = size;
+            server = new Thread(() -> {
+                byte[] b = new byte[n];
+                try (peer) {
+                    DataInputStream pin = new DataInputStream(peer.getInputStream());
+                    OutputStream pout = peer.getOutputStream();
+                    for (;;) {
+                        pin.readFully(b);
+                        pout.write(b);
+                    }
+                } catch (IOException e) {
+                    // EOF or the client closed: the trial is over
+                }
+            }, "server");
+            server.setDaemon(true);
+            server.start();
+            out = client.getOutputStream();
+            in = new DataInputStream(client.getInputStream());
+            message = new byte[n];
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws Exception {
+            closeTrial(client, server, listener);
+        }
+    }
+
+    /** Closes the client, waits for its server thread to end, closes the listener. */
+    static void closeTrial(AutoCloseable client, Thread server, AutoCloseable listener)
+        throws Exception
+    {
+        if (client != null)
+            client.close();
+        if (server != null)
+            server.join(10_000);
+        if (listener != null)
+            listener.close();
+    }
+
+    static InetAddress serverAddress() throws IOException {
+        String host = System.getProperty("rdio.rdma.server");
+        return (host != null) ? InetAddress.getByName(host) : InetAddress.getLoopbackAddress();
+    }
+
     /** Reads exactly b.remaining() bytes; false at EOF. */
     static boolean readFully(SocketChannel sc, ByteBuffer b) throws IOException {
         while (b.hasRemaining()) {
@@ -180,6 +251,15 @@ public class RdmaChannels {
         if (!readFully(s.client, s.in.clear()))
             throw new IOException("the echo server closed the connection");
         return s.in.get(0);
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.SampleTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public int socketPingPong(SocketEcho s) throws IOException {
+        s.out.write(s.message);
+        s.in.readFully(s.message);
+        return s.message[0];
     }
 
     @Benchmark
