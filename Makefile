@@ -35,6 +35,7 @@
 #   make bench-rdma     the RDMA benchmark in the Soft-RoCE guest: Java vs rstream, RDMA vs TCP
 #   make bench-rdma-pingpong  Java's ping-pong against a C client, alternating, 5 repetitions, percentiles
 #   make bench-rdma-streams   a classic Socket's streams against the channels at 64 B and 1 KiB, alternating, 5 repetitions
+#   make bench-rdma-ab  Java's RDMA ping-pong under two JVM options AB_A and AB_B, alternating
 #   make profile-rdma   perf profiles of Java's RDMA ping-pong, per wait mode, in the guest
 #   make review-diff    the whole fork as one diff against pristine upstream
 #   make check-headers  every file has the licence header upstream uses for its kind
@@ -49,7 +50,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams profile-rdma review-diff check-headers check-portable clean dist-clean
+.PHONY: images assemble test test-rdio test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab profile-rdma review-diff check-headers check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -121,6 +122,9 @@ bench-rdma: $(BUILD)/config.mk
 
 bench-rdma-pingpong: $(BUILD)/config.mk
 	@$(SCRIPTS)/bench-rdma-pingpong.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+
+bench-rdma-ab: $(BUILD)/config.mk
+	@$(SCRIPTS)/bench-rdma-ab.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 bench-rdma-streams: $(BUILD)/config.mk
 	@$(SCRIPTS)/bench-rdma-streams.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)

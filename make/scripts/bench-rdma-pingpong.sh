@@ -63,7 +63,8 @@ fi
 . "$(dirname "$0")/common.sh"
 [ -n "${1:-}" ] && [ -n "${2:-}" ] || die "usage: bench-rdma-pingpong.sh CONF_DIR JMH_DIR"
 out=$RDIO_BUILD/bench-rdma-pingpong
-run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/bench-rdma-pingpong.sh" "$out/guest"
+run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/bench-rdma-pingpong.sh" "$out/guest" \
+    "PINGPONG_REPS=${PINGPONG_REPS:-5}"
 
 # JMH's CSV has a row per percentile (pingPong:p0.50) with the size and
 # transport in its last columns; the C client's lines are "pingpong

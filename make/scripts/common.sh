@@ -189,10 +189,11 @@ build_bench_jar() {
 
 # Builds the JMH jar of RdmaChannels with the image of CONF_DIR, copies it
 # to GUEST_OUT/benchmarks.jar and boots the Soft-RoCE guest with SCRIPT as
-# its --after script, results in GUEST_OUT:
-#   run_rdma_channels_after CONF_DIR JMH_DIR SCRIPT GUEST_OUT
+# its --after script, results in GUEST_OUT; each NAME=VALUE is put in
+# SCRIPT's environment (rdma-guest.sh --after-env):
+#   run_rdma_channels_after CONF_DIR JMH_DIR SCRIPT GUEST_OUT [NAME=VALUE...]
 run_rdma_channels_after() {
-    local conf jmh jdk script=$3 gout=$4 jar=$RDIO_BUILD/bench-rdma/benchmarks.jar
+    local conf jmh jdk script=$3 gout=$4 jar=$RDIO_BUILD/bench-rdma/benchmarks.jar env=() e
     conf=$(cd "$1" && pwd) || die "no $1"
     jmh=$(cd "$2" && pwd) || die "no $2"
     jdk=$conf/images/jdk
@@ -200,6 +201,7 @@ run_rdma_channels_after() {
     mkdir -p "$gout" "$(dirname "$jar")"
     build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/jdk/net/RdmaChannels.java"
     cp "$jar" "$gout/benchmarks.jar"
-    "$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --after "$script" --out "$gout" ||
+    for e in "${@:5}"; do env+=(--after-env "$e"); done
+    "$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --after "$script" "${env[@]}" --out "$gout" ||
         die "the run in the guest failed (see $gout/after.log)"
 }

@@ -26,7 +26,7 @@
 #   rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--othervm]
 #                 [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--out DIR]
 #   rdma-guest.sh [--jdk JDK_HOME] --bench JAR [--after SCRIPT] [--out DIR] [-- JMH_ARGS...]
-#   rdma-guest.sh [--jdk JDK_HOME] --after SCRIPT [--out DIR]
+#   rdma-guest.sh [--jdk JDK_HOME] --after SCRIPT [--after-env NAME=VALUE...] [--out DIR]
 #
 # The host kernel has no InfiniBand, so the tests cannot run on it.  The guest
 # boots Debian bookworm's 6.1 kernel (which has rdma_rxe) under TCG, with an
@@ -41,7 +41,9 @@
 # rstream at the benchmark's sizes, over rsockets and over TCP.  --after
 # SCRIPT runs SCRIPT in the guest after JMH (or alone), as root in the
 # chroot, with JDK, SERVER_ADDR, NETTY_DIR and OUT (the results directory,
-# --out) in its environment; its output goes to --out/after.log.  Host
+# --out) in its environment, and each --after-env NAME=VALUE (a value of
+# letters, digits and ".,:_=+-", so that it passes the guest's shell as
+# one word); its output goes to --out/after.log.  Host
 # binaries and libraries (java, rstream, ibv_devices, the librxe verbs
 # provider) run chrooted into the shared host root.
 #
@@ -91,7 +93,7 @@ usage() {
 
 # --- Arguments ---------------------------------------------------------------
 
-jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=() netty_dir='' after='' jtreg_mode=-agentvm
+jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=() netty_dir='' after='' after_env=() jtreg_mode=-agentvm
 while [ $# -gt 0 ]; do
     case $1 in
         --jdk) jdk=${2:?--jdk needs a directory}; shift 2 ;;
@@ -104,6 +106,10 @@ while [ $# -gt 0 ]; do
         --java-opts) java_opts=${2?--java-opts needs options}; shift 2 ;;   # jtreg's -javaoptions
         --bench) bench_jar=${2:?--bench needs a JMH jar}; shift 2 ;;
         --after) after=${2:?--after needs a script}; shift 2 ;;
+        --after-env)
+            [[ ${2:-} =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9.,:_=+-]*$ ]] ||
+                die "--after-env ${2:-}: not NAME=VALUE (VALUE of letters, digits and .,:_=+-)"
+            after_env+=("$2"); shift 2 ;;
         --othervm) jtreg_mode=-othervm; shift ;;   # a JVM per test, no agent
         --kernel)   # PACKAGE=VERSION@SUITE: another Debian kernel than the conf's
             k=${2:?--kernel needs PACKAGE=VERSION@SUITE}; shift 2
@@ -112,7 +118,7 @@ while [ $# -gt 0 ]; do
             GUEST_KERNEL_SUITE=${BASH_REMATCH[3]} ;;
         --) shift; bench_args=("$@"); break ;;
         -h|--help) usage ;;
-        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--othervm] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--kernel PACKAGE=VERSION@SUITE] [--out DIR], or [--bench JAR] [--after SCRIPT] [-- JMH_ARGS])" ;;
+        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--othervm] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--kernel PACKAGE=VERSION@SUITE] [--out DIR], or [--bench JAR] [--after SCRIPT] [--after-env NAME=VALUE] [-- JMH_ARGS])" ;;
     esac
 done
 
@@ -274,6 +280,7 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     echo "JTREG_MODE=$jtreg_mode"
     echo "BENCH_JAR=$(shq "$bench_jar")"
     echo "BENCH_AFTER=$(shq "$after")"
+    echo "AFTER_ENV=$(shq "${after_env[*]}")"
     echo "BENCH_ARGS=$(shq "${bench_args[*]}")"
 } > "$out/job.env"
 printf '%s\n' "${jtreg_tests[@]}" > "$out/tests.list"

@@ -35,6 +35,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 
+import jdk.net.RdmaSocketOptions;
 import jdk.net.Sockets;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -77,6 +78,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * over rsockets and over TCP (its "-T s"), from the same guest boot
  * (make/scripts/bench-rdma.sh).
  *
+ * <p> -Drdio.rdma.inline=N sets RDMA_INLINE on both ends of the channels'
+ * connections (make bench-rdma-ab compares settings).
+ *
  * <p> The warm-up is long because the guest's CPU is emulated: C2 makes
  * its last compilation of the benchmark loop about 12 s into a fork (with
  * -XX:+PrintCompilation), and a shorter warm-up measured the deoptimised
@@ -107,10 +111,25 @@ public class RdmaChannels {
                 default -> throw new IllegalArgumentException("transport " + transport);
             };
             listener = rdma ? Sockets.openRdmaServerSocketChannel() : ServerSocketChannel.open();
-            listener.bind(new InetSocketAddress(serverAddress(), 0));
             client = rdma ? Sockets.openRdmaSocketChannel() : SocketChannel.open();
+            Integer inline = Integer.getInteger("rdio.rdma.inline");
+            if (rdma && inline != null) {
+                listener.setOption(RdmaSocketOptions.RDMA_INLINE, inline);
+                client.setOption(RdmaSocketOptions.RDMA_INLINE, inline);
+            }
+            listener.bind(new InetSocketAddress(serverAddress(), 0));
             client.connect(listener.getLocalAddress());
             SocketChannel peer = listener.accept();
+            if (rdma && inline != null) {
+                // the device may raise the size (rxe: to at least 32); both
+                // ends must have the same
+                int mine = client.getOption(RdmaSocketOptions.RDMA_INLINE);
+                int theirs = peer.getOption(RdmaSocketOptions.RDMA_INLINE);
+                System.out.println("RDMA_INLINE " + inline + ": client " + mine + ", accepted " + theirs);
+                if (mine != theirs)
+                    throw new IOException("RDMA_INLINE " + inline + " gave the client " + mine
+                            + " and the accepted socket " + theirs);
+            }
             server = new Thread(() -> {
                 ByteBuffer b = ByteBuffer.allocateDirect(n);
                 try (peer) {
