@@ -21,7 +21,6 @@
 # or visit www.oracle.com if you need additional information or have any
 # questions.
 #
-# Java's ping-pong against C's, alternating in one boot of the Soft-RoCE
 # Where Java's RDMA ping-pong spends its CPU, per wait mode, in the
 # Soft-RoCE guest (make profile-rdma):
 #
@@ -30,7 +29,10 @@
 # On the host it builds the JMH jar of RdmaChannels and starts the guest
 # with this script as the --after script.  In the guest (SERVER_ADDR set)
 # it runs RdmaChannels.pingPong over RDMA at 64 B and 1 MiB, one JMH fork
-# each, under perf record (cpu-clock, the only clock TCG offers), once
+# each, under perf record (cpu-clock, the only clock TCG offers) from
+# PROFILE_DELAY_MS (24,000) after the JVM starts, so that the profile is
+# of the last warm-up iteration and the measurement, not of the JIT at
+# work (RdmaChannels warms up for 20 s), once
 # with the waits through the poller thread (-Djdk.net.rdma.waitMode=poller)
 # and once with the default, and writes each profile's flat top (self
 # time by thread and library, and by thread, library and symbol; JIT-compiled Java methods are named
@@ -43,7 +45,7 @@ if [ -n "${SERVER_ADDR:-}" ]; then
     for size in 64 1048576; do
         for mode in poller direct; do
             name=$mode-$size
-            perf record -e cpu-clock -F 997 -o "$OUT/perf-$name.data" -- \
+            perf record -e cpu-clock -F 997 -D "${PROFILE_DELAY_MS:-24000}" -o "$OUT/perf-$name.data" -- \
                 "$JDK/bin/java" -jar "$OUT/benchmarks.jar" 'RdmaChannels\.pingPong$' -f 1 -foe true \
                 -p transport=rdma -p size=$size \
                 -jvmArgsAppend "-Drdio.rdma.server=$SERVER_ADDR -Djdk.net.rdma.waitMode=$mode -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit" \
@@ -69,7 +71,8 @@ fi
 [ -n "${1:-}" ] && [ -n "${2:-}" ] || die "usage: profile-rdma-pingpong.sh CONF_DIR JMH_DIR"
 out=$RDIO_BUILD/profile-rdma
 command -v perf > /dev/null || die "no perf: install linux-perf (apt-get install linux-perf)"
-run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/profile-rdma-pingpong.sh" "$out"
+run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/profile-rdma-pingpong.sh" "$out" \
+    "PROFILE_DELAY_MS=${PROFILE_DELAY_MS:-24000}"
 for f in "$out"/profile-*.txt; do
     echo "== $(basename "$f" .txt)"
     head -n 30 "$f"
