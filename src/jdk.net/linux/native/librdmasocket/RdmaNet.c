@@ -83,7 +83,7 @@ int (*p_rclose)(int);
 int (*p_rpoll)(struct pollfd *, nfds_t, int);
 int (*p_rfcntl)(int, int, ...);
 int (*p_raccept)(int, struct sockaddr *, socklen_t *);
-static int (*p_rshutdown)(int, int);
+int (*p_rshutdown)(int, int);
 static ssize_t (*p_rrecv)(int, void *, size_t, int);
 static ssize_t (*p_rsend)(int, const void *, size_t, int);
 static ssize_t (*p_rwritev)(int, const struct iovec *, int);
@@ -92,6 +92,9 @@ static int (*p_rsetsockopt)(int, int, int, const void *, socklen_t);
 static int (*p_rgetsockopt)(int, int, int, void *, socklen_t *);
 static struct ibv_context **(*p_rdma_get_devices)(int *);
 static void (*p_rdma_free_devices)(struct ibv_context **);
+int (*p_rdma_get_cm_event)(struct rdma_event_channel *, struct rdma_cm_event **);
+int (*p_rdma_ack_cm_event)(struct rdma_cm_event *);
+int (*p_ibv_modify_qp)(struct ibv_qp *, struct ibv_qp_attr *, int);
 
 static jstring message(JNIEnv *env, const char *prefix, const char *detail, const char *suffix) {
     char buf[512];
@@ -143,6 +146,9 @@ Java_jdk_internal_net_rdma_RdmaNet_init0(JNIEnv *env, jclass cl)
     SYM(p_rfcntl, "rfcntl");
     SYM(p_rdma_get_devices, "rdma_get_devices");
     SYM(p_rdma_free_devices, "rdma_free_devices");
+    SYM(p_rdma_get_cm_event, "rdma_get_cm_event");
+    SYM(p_rdma_ack_cm_event, "rdma_ack_cm_event");
+    SYM(p_ibv_modify_qp, "ibv_modify_qp");
 
     int n = 0;
     errno = 0;

@@ -30,6 +30,11 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+struct rdma_event_channel;
+struct rdma_cm_event;
+struct ibv_qp;
+struct ibv_qp_attr;
+
 #include "jni.h"
 
 /*
@@ -45,6 +50,10 @@ extern int (*p_rpoll)(struct pollfd *, nfds_t, int);
 extern int (*p_rfcntl)(int, int, ...);
 extern int (*p_raccept)(int, struct sockaddr *, socklen_t *);
 extern int (*p_rgetsockname)(int, struct sockaddr *, socklen_t *);
+extern int (*p_rshutdown)(int, int);
+extern int (*p_rdma_get_cm_event)(struct rdma_event_channel *, struct rdma_cm_event **);
+extern int (*p_rdma_ack_cm_event)(struct rdma_cm_event *);
+extern int (*p_ibv_modify_qp)(struct ibv_qp *, struct ibv_qp_attr *, int);
 
 /* RdmaNet.c */
 int setNonBlocking(int fd);

@@ -97,6 +97,7 @@ public class RdmaDeadPeer {
             List<Thread> threads = new ArrayList<>();
             List<AtomicReference<Object>> outcomes = new ArrayList<>();
             List<String> names = new ArrayList<>();
+            List<RdmaTestLib.Blocked> kinds = new ArrayList<>();
             Selector sel = Sockets.openRdmaSelector();
             for (List<SocketChannel> side : List.of(accepted, connected)) {
                 SocketChannel c = side.get(3);
@@ -107,28 +108,16 @@ public class RdmaDeadPeer {
             threads.add(Thread.ofPlatform().start(() -> selected.set(selectUntilEnd(sel))));
             outcomes.add(selected);
             names.add("selector on an accepted and a connected channel");
+            kinds.add(RdmaTestLib.Blocked.SELECTOR);
             for (List<SocketChannel> side : List.of(accepted, connected)) {
                 String sideName = side == accepted ? "accepted" : "connected";
                 for (int i = 0; i < 3; i++) {
-                    SocketChannel c = side.get(i);
                     AtomicReference<Object> outcome = new AtomicReference<>();
-                    boolean write = i == 2;
-                    Runnable task = () -> {
-                        try {
-                            if (write) {
-                                ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
-                                for (;;)
-                                    c.write(chunk.clear());
-                            }
-                            outcome.set(c.read(ByteBuffer.allocate(1)));
-                        } catch (Throwable t) {
-                            outcome.set(t);
-                        }
-                    };
-                    Thread t = i == 1 ? Thread.ofVirtual().start(task) : Thread.ofPlatform().start(task);
-                    threads.add(t);
+                    RdmaTestLib.Blocked kind = (i == 2) ? RdmaTestLib.Blocked.WRITER : RdmaTestLib.Blocked.READER;
+                    threads.add(RdmaTestLib.startBlocked(kind, i == 1, side.get(i), outcome));
                     outcomes.add(outcome);
-                    names.add(sideName + (write ? " writer" : i == 1 ? " virtual reader" : " platform reader"));
+                    kinds.add(kind);
+                    names.add(sideName + (i == 2 ? " writer" : i == 1 ? " virtual reader" : " platform reader"));
                 }
             }
             // the selecting thread waits in rpoll, in native code
@@ -136,25 +125,7 @@ public class RdmaDeadPeer {
             for (Thread t : threads.subList(1, threads.size()))
                 RdmaTestLib.awaitWaiting(t);
 
-            p.destroyForcibly();
-            assertTrue(p.waitFor(10, TimeUnit.SECONDS), "the peer JVM ended after SIGKILL");
-            long killed = System.nanoTime();
-            System.out.println("peer killed: exit status " + p.exitValue());
-            List<String> failures = new ArrayList<>();
-            for (int i = 0; i < threads.size(); i++) {
-                long left = WAKE_MILLIS - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
-                boolean ended = threads.get(i).join(Duration.ofMillis(Math.max(left, 1)));
-                Object o = outcomes.get(i).get();
-                System.out.printf("  %s: %s after %d ms%n", names.get(i), ended ? o : "still blocked",
-                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed));
-                boolean reader = !names.get(i).endsWith("writer");
-                if (!ended)
-                    failures.add(names.get(i) + " still blocked " + WAKE_MILLIS + " ms after the kill");
-                else if (i == 0 && !"ended".equals(o))
-                    failures.add(names.get(i) + ": " + o);
-                else if (i > 0 && !(o instanceof SocketException || (reader && Integer.valueOf(-1).equals(o))))
-                    failures.add(names.get(i) + ": " + o + ", not " + (reader ? "EOF or " : "") + "a SocketException");
-            }
+            List<String> failures = RdmaTestLib.killAndAwait(p, threads, names, kinds, outcomes, WAKE_MILLIS);
             if (!failures.isEmpty())
                 RdmaTestLib.dumpThreads();
             // close, in a thread of its own so that a close that hangs fails the test

@@ -26,12 +26,14 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.SocketException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -261,6 +263,76 @@ public final class RdmaTestLib {
             }
         };
         return virtual ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r);
+    }
+
+    /**
+     * What a thread blocked on a connection to a peer that is then killed
+     * does, and how it must end: a reader reads one byte (EOF or a
+     * SocketException), a writer writes until a write blocks (a
+     * SocketException), and a selecting thread returns "ended".
+     */
+    public enum Blocked { READER, WRITER, SELECTOR }
+
+    /**
+     * Starts a virtual or platform thread that blocks on c as kind (READER
+     * or WRITER), and sets outcome to what the read returned or to what
+     * was thrown.
+     */
+    public static Thread startBlocked(Blocked kind, boolean virtual, SocketChannel c,
+                                      AtomicReference<Object> outcome) {
+        Runnable task = () -> {
+            try {
+                if (kind == Blocked.WRITER) {
+                    ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+                    for (;;)
+                        c.write(chunk.clear());
+                }
+                outcome.set(c.read(ByteBuffer.allocate(1)));
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+        };
+        return virtual ? Thread.ofVirtual().start(task) : Thread.ofPlatform().start(task);
+    }
+
+    /**
+     * Kills the peer process with SIGKILL, then waits for each of threads,
+     * blocked on a connection to it as kinds says, until wakeMillis after
+     * the peer ended, prints how each ended, and returns what is wrong with
+     * that (empty if nothing).
+     */
+    public static List<String> killAndAwait(Process peer, List<Thread> threads, List<String> names,
+                                            List<Blocked> kinds, List<AtomicReference<Object>> outcomes,
+                                            long wakeMillis) throws InterruptedException {
+        peer.destroyForcibly();
+        Asserts.assertTrue(peer.waitFor(10, TimeUnit.SECONDS), "the peer JVM ended after SIGKILL");
+        long killed = System.nanoTime();
+        System.out.println("peer killed: exit status " + peer.exitValue());
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < threads.size(); i++) {
+            String failure = endedAfterKill(names.get(i), kinds.get(i), threads.get(i), outcomes.get(i),
+                                            killed, wakeMillis);
+            if (failure != null)
+                failures.add(failure);
+        }
+        return failures;
+    }
+
+    private static String endedAfterKill(String name, Blocked kind, Thread t, AtomicReference<Object> outcome,
+                                         long killed, long wakeMillis) throws InterruptedException {
+        long left = wakeMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+        boolean ended = t.join(Duration.ofMillis(Math.max(left, 1)));
+        Object o = outcome.get();
+        System.out.printf("  %s: %s after %d ms%n", name, ended ? o : "still blocked",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed));
+        if (!ended)
+            return name + " still blocked " + wakeMillis + " ms after the kill";
+        return switch (kind) {
+            case SELECTOR -> "ended".equals(o) ? null : name + ": " + o;
+            case READER -> (o instanceof SocketException || Integer.valueOf(-1).equals(o)) ? null
+                    : name + ": " + o + ", not EOF or a SocketException";
+            case WRITER -> (o instanceof SocketException) ? null : name + ": " + o + ", not a SocketException";
+        };
     }
 
     /** How long a thread may take to reach a wait, in milliseconds. */

@@ -100,10 +100,23 @@ final class RdmaNet {
     static final int SERVICE_CAPACITY;
     static final int LISTEN_CAPACITY;
 
+    /**
+     * Whether librdmacm leaves a socket whose handshake ended within
+     * rconnect unwatched, so that RdmaDisconnectWatcher must watch it.
+     */
+    static final boolean CONNECT_UNSERVED;
+
+    // the first minor release of each stable line, 40 to 62, with bug 3
+    // fixed (declared before the static initializer that reads it)
+    private static final int[] CONNECT_FIXED_MINOR = {
+        13, 13, 13, 12, 12, 11, 10, 9, 8, 8, 7, 7, 6, 6, 5, 4, 4, 3, 2, 2, 2, 1, 1
+    };
+
     static {
         String reason = load();
         UNAVAILABLE_REASON = reason;
         LIBRARY_VERSION = (reason == null) ? libraryVersion0() : -1;
+        CONNECT_UNSERVED = reason == null && hasConnectBug(LIBRARY_VERSION);
         if (reason != null || !hasServiceBug(LIBRARY_VERSION)) {
             SERVICE_SETS_GROWN = false;
             SERVICE_CAPACITY = LISTEN_CAPACITY = Integer.MAX_VALUE;
@@ -127,6 +140,26 @@ final class RdmaNet {
         int major = version / 1000, minor = version % 1000;
         return version < 0 || (major < 53 && !(major == 44 && minor >= 7));
     }
+
+    /**
+     * Whether a librdmacm release leaves the sockets whose handshake ended
+     * within rconnect out of its connection service (RdmaWorkarounds.c,
+     * bug 3): every release before rdma-core's fix (6de134096, in v63.0)
+     * and before its backport to the release's stable line (v40.13, v41.13,
+     * v42.13, v43.12, v44.12, v45.11, v46.10, v47.9, v48.8, v49.8, v50.7,
+     * v51.7, v52.6, v53.6, v54.5, v55.4, v56.4, v57.3, v58.2, v59.2, v60.2,
+     * v61.1, v62.1).  A library whose version is unknown gets the
+     * workaround, which is safe on any release.
+     */
+    static boolean hasConnectBug(int version) {
+        int major = version / 1000, minor = version % 1000;
+        if (version < 0 || major < 40)
+            return true;
+        if (major >= 63)
+            return false;
+        return minor < CONNECT_FIXED_MINOR[major - 40];
+    }
+
 
     @SuppressWarnings("restricted")
     private static String load() {

@@ -392,10 +392,10 @@ final class RdmaPoller {
         }
     }
 
-    private static native int eventfd0() throws IOException;
-    private static native void close0(int fd);
-    private static native void signal0(int fd);
-    private static native void drain0(int fd);
+    static native int eventfd0() throws IOException;
+    static native void close0(int fd);
+    static native void signal0(int fd);
+    static native void drain0(int fd);
     private static native int wait0(int fd, int event, int wakeFd) throws IOException;
     private static native int poll0(int[] fds, int[] events, int nfds, int timeout) throws IOException;
 

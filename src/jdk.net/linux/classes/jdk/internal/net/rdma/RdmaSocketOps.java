@@ -166,6 +166,10 @@ final class RdmaSocketOps extends SocketOps {
     // the listening sockets, with the backlog counted for each
     private final ConcurrentHashMap<Integer, Integer> backlogs = new ConcurrentHashMap<>();
 
+    // watches the connected sockets that librdmacm does not (created on
+    // first use)
+    private volatile RdmaDisconnectWatcher disconnectWatcher;
+
     // sockets whose connect is in progress; rsockets may not signal the
     // end of a handshake to a waiting rpoll, so they are waited for by the
     // ticking poller, as listeners are
@@ -352,9 +356,36 @@ final class RdmaSocketOps extends SocketOps {
         checkServiceRoom(1);
         int n = RdmaNet.connect0(fdVal, addr, RdmaNet.scopeId(isa.getAddress()), isa.getPort());
         serviced.add(fdVal);
-        if (n <= 0)
+        if (n <= 0) {
             connecting.add(fdVal);
+        } else if (RdmaNet.CONNECT_UNSERVED) {
+            // the handshake ended within rconnect: librdmacm will not see
+            // the peer's disconnect (RdmaDisconnectWatcher)
+            disconnectWatcher().watch(fdVal);
+        }
         return n;
+    }
+
+    private RdmaDisconnectWatcher disconnectWatcher() throws IOException {
+        RdmaDisconnectWatcher w = disconnectWatcher;
+        if (w == null) {
+            synchronized (this) {
+                if ((w = disconnectWatcher) == null)
+                    disconnectWatcher = w = new RdmaDisconnectWatcher("RDMA-Disconnect-Watcher", this::peerDisconnected);
+            }
+        }
+        return w;
+    }
+
+    /*
+     * The peer of a socket that RdmaDisconnectWatcher watches disconnected,
+     * and the socket was shut down in both directions: its waiters retry,
+     * reads get what was received and then EOF, and writes fail.
+     */
+    private void peerDisconnected(int fdVal) {
+        drained.add(fdVal);
+        wake(fdVal, POLLIN);
+        wake(fdVal, POLLOUT);
     }
 
     @Override
@@ -770,6 +801,9 @@ final class RdmaSocketOps extends SocketOps {
         Runnable closer = () -> {
             // Forget the number's state before rclose lets rsockets reuse it,
             // and let no poller touch the socket once rclose frees it.
+            RdmaDisconnectWatcher w = disconnectWatcher;
+            if (w != null)
+                w.forget(fdVal);
             cleanables.remove(fdVal);
             lingers.remove(fdVal);
             inet4.remove(fdVal);

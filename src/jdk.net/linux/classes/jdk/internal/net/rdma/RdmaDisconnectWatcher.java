@@ -1,0 +1,178 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+package jdk.internal.net.rdma;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
+
+/**
+ * Delivers the peer's disconnect to the connected rsockets that librdmacm
+ * does not watch.  librdmacm's connection service thread reads the event
+ * channel of each socket it holds and marks the socket disconnected when
+ * the peer's kernel says so, which it does when the peer closes or its
+ * process dies.  A librdmacm without rdma-core's fix 6de134096
+ * (RdmaWorkarounds.c, bug 3) gives that thread only the sockets whose
+ * rconnect returned EINPROGRESS, and a handshake can end within the call.
+ * For such a socket a dead peer would go unnoticed, and a read of it
+ * would wait for good.
+ *
+ * <p> One daemon thread polls a duplicate of the event channel of each
+ * such socket, with poll(2), and its eventfd in slot 0 to be woken for
+ * changes.  When a socket's peer disconnects, the native call ends the
+ * socket as the service thread would have ({@code disconnected0}), and
+ * the owner is told, to wake the socket's waiters.
+ *
+ * <p> The thread handles a socket under this object's lock, and
+ * {@link #forget} takes it, so once forget has returned the thread no
+ * longer touches the socket, which may then be closed.  A duplicate is
+ * closed by the thread only, outside its poll.
+ */
+final class RdmaDisconnectWatcher {
+    private final String name;
+    private final IntConsumer onDisconnect;
+    private final int wakeFd;
+
+    // guarded by this
+    private final Map<Integer, Integer> channels = new HashMap<>();  // socket -> duplicate
+    private final List<Integer> unused = new ArrayList<>();  // duplicates to close
+    private Thread thread;
+
+    // the poller thread's arrays: slot 0 is wakeFd
+    private int[] fds = new int[16];
+    private int[] sockets = new int[16];
+    private int[] revents = new int[16];
+
+    /**
+     * A watcher whose thread, named name, calls onDisconnect with the
+     * number of each socket whose peer disconnected.
+     */
+    RdmaDisconnectWatcher(String name, IntConsumer onDisconnect) throws IOException {
+        this.name = name;
+        this.onDisconnect = onDisconnect;
+        this.wakeFd = RdmaPoller.eventfd0();
+    }
+
+    /** Watches the connected rsocket fd until its disconnect or {@link #forget}. */
+    void watch(int fd) throws IOException {
+        int dup = dupChannel0(fd);
+        synchronized (this) {
+            channels.put(fd, dup);
+            if (thread == null) {
+                thread = Thread.ofPlatform()
+                        .name(name)
+                        .daemon()
+                        .inheritInheritableThreadLocals(false)
+                        .unstarted(this::run);
+                thread.setContextClassLoader(null);
+                thread.start();
+            }
+        }
+        RdmaPoller.signal0(wakeFd);
+    }
+
+    /**
+     * Stops watching fd, if it is watched; returns once the thread is not
+     * handling it, so that it can be closed.
+     */
+    void forget(int fd) {
+        synchronized (this) {
+            Integer dup = channels.remove(fd);
+            if (dup == null)
+                return;
+            unused.add(dup);
+        }
+        RdmaPoller.signal0(wakeFd);
+    }
+
+    private void run() {
+        for (;;) {
+            int n = collect();
+            try {
+                await0(fds, revents, n);
+            } catch (IOException e) {
+                // poll failed (ENOMEM): try again shortly
+                Arrays.fill(revents, 0);
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException ignore) { }
+            }
+            if (revents[0] != 0)
+                RdmaPoller.drain0(wakeFd);
+            for (int i = 1; i < n; i++) {
+                if (revents[i] != 0)
+                    handle(sockets[i], fds[i], revents[i]);
+            }
+        }
+    }
+
+    private synchronized int collect() {
+        for (int dup : unused)
+            RdmaPoller.close0(dup);
+        unused.clear();
+        int n = channels.size() + 1;
+        if (n > fds.length) {
+            int size = Math.max(n, fds.length * 2);
+            fds = new int[size];
+            sockets = new int[size];
+            revents = new int[size];
+        }
+        fds[0] = wakeFd;
+        int i = 1;
+        for (Map.Entry<Integer, Integer> e : channels.entrySet()) {
+            sockets[i] = e.getKey();
+            fds[i++] = e.getValue();
+        }
+        return n;
+    }
+
+    // poll(2) events that say the descriptor itself has failed
+    private static final int POLLERR = 0x0008;
+    private static final int POLLHUP = 0x0010;
+    private static final int POLLNVAL = 0x0020;
+
+    private synchronized void handle(int fd, int dup, int events) {
+        Integer watched = channels.get(fd);
+        if (watched == null || watched != dup)
+            return;     // forgotten since the poll
+        int r = disconnected0(fd, dup);
+        if (r == 0 && (events & (POLLERR | POLLHUP | POLLNVAL)) == 0)
+            return;     // another event, or another reader took it
+        // disconnected, or the channel failed and would be ready for ever
+        channels.remove(fd);
+        unused.add(dup);
+        if (r > 0)
+            onDisconnect.accept(fd);
+    }
+
+    private static native int dupChannel0(int fd) throws IOException;
+    private static native int await0(int[] fds, int[] revents, int n) throws IOException;
+    private static native int disconnected0(int fd, int channel);
+}

@@ -1,0 +1,230 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * @test
+ * @summary A peer JVM killed with SIGKILL, seen on connections whose
+ *          handshake ended within rconnect (a non-blocking connect that
+ *          returned true).  librdmacm releases without rdma-core's fix
+ *          6de134096 never watch such a socket's event channel
+ *          (RdmaWorkarounds.c, bug 3), so without RdmaDisconnectWatcher
+ *          nothing there learnt of the death.  A platform reader, a
+ *          virtual reader, a writer blocked on the full connection and a
+ *          selector, each on such a connection, wake within 10 s with EOF
+ *          or a SocketException; a fifth connection, not read until then,
+ *          still yields the 1000 bytes the peer sent, compared, then EOF
+ *          or a SocketException.  Runs in the Soft-RoCE guest
+ *          (make/scripts/rdma-guest.sh).
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/timeout=300 RdmaDeadPeerInCallConnect
+ */
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+import jdk.net.Sockets;
+import jdk.test.lib.process.ProcessTools;
+
+import static jdk.test.lib.Asserts.*;
+
+public class RdmaDeadPeerInCallConnect {
+    static final int NEEDED = 5;        // platform reader, virtual reader, writer, selector, unread
+    static final int MAX_TRIES = 4000;
+    static final int SENT = 1000;       // bytes the peer sends on each connection
+    static final long WAKE_MILLIS = 10_000;
+    static final byte KEEP = 'k';
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0) {
+            peer();
+            return;
+        }
+        ProcessBuilder pb = ProcessTools.createTestJavaProcessBuilder("RdmaDeadPeerInCallConnect", "peer");
+        Process p = pb.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<SocketChannel> kept = new ArrayList<>();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()));
+            String line = out.readLine();
+            assertNotNull(line, "the peer's port (the peer exited)");
+            InetSocketAddress peer = new InetSocketAddress(RdmaTestLib.SERVER, Integer.parseInt(line.strip()));
+
+            // Connect until NEEDED connects complete within the call; close
+            // the others once they complete.
+            int tries = 0;
+            try (Selector connecting = Sockets.openRdmaSelector()) {
+                while (kept.size() < NEEDED && tries < MAX_TRIES) {
+                    tries++;
+                    SocketChannel c = Sockets.openRdmaSocketChannel();
+                    c.configureBlocking(false);
+                    if (c.connect(peer)) {
+                        // tell the peer to keep it, and to stop reading it
+                        c.configureBlocking(true);
+                        RdmaTestLib.writeFully(c, ByteBuffer.wrap(new byte[] { KEEP }));
+                        c.configureBlocking(false);
+                        kept.add(c);
+                        continue;
+                    }
+                    SelectionKey k = c.register(connecting, SelectionKey.OP_CONNECT);
+                    while (!c.finishConnect())
+                        connecting.select(1000);
+                    k.cancel();
+                    connecting.selectNow();
+                    c.close();
+                }
+            }
+            System.out.printf("%d of %d connects completed within rconnect%n", kept.size(), tries);
+            assertEquals(kept.size(), NEEDED, "connects that completed within rconnect, of " + tries);
+
+            List<Thread> threads = new ArrayList<>();
+            List<AtomicReference<Object>> outcomes = new ArrayList<>();
+            List<String> names = List.of("platform reader", "virtual reader", "writer", "selector");
+            List<RdmaTestLib.Blocked> kinds = List.of(RdmaTestLib.Blocked.READER, RdmaTestLib.Blocked.READER, RdmaTestLib.Blocked.WRITER, RdmaTestLib.Blocked.SELECTOR);
+            for (int i = 0; i < 3; i++) {
+                SocketChannel c = kept.get(i);
+                c.configureBlocking(true);
+                assertEquals(RdmaTestLib.readFully(c, SENT), ByteBuffer.wrap(RdmaTestLib.message(SENT, 0)),
+                        "the bytes the peer sent on connection " + i);
+                AtomicReference<Object> outcome = new AtomicReference<>();
+                threads.add(RdmaTestLib.startBlocked(kinds.get(i), i == 1, c, outcome));
+                outcomes.add(outcome);
+            }
+            Selector sel = Sockets.openRdmaSelector();
+            SocketChannel selected = kept.get(3);
+            selected.register(sel, SelectionKey.OP_READ);
+            AtomicReference<Object> selectOutcome = new AtomicReference<>();
+            threads.add(Thread.ofPlatform().start(() -> selectOutcome.set(selectUntilEnd(sel))));
+            outcomes.add(selectOutcome);
+
+            for (Thread t : threads.subList(0, 3))
+                RdmaTestLib.awaitWaiting(t);
+            RdmaTestLib.awaitFrame(threads.get(3), "RdmaNet", "pollArray0");
+
+            List<String> failures = RdmaTestLib.killAndAwait(p, threads, names, kinds, outcomes, WAKE_MILLIS);
+
+            // the connection nobody read: the peer's bytes, then the end
+            SocketChannel unread = kept.get(4);
+            unread.configureBlocking(true);
+            ByteBuffer got = ByteBuffer.allocate(SENT + 1);
+            AtomicReference<Object> end = new AtomicReference<>();
+            Thread reader = Thread.ofPlatform().start(() -> {
+                try {
+                    int n;
+                    while ((n = unread.read(got)) > 0 && got.position() < SENT) { }
+                    end.set((got.position() < SENT) ? n : unread.read(got));
+                } catch (Throwable t) {
+                    end.set(t);
+                }
+            });
+            if (!reader.join(Duration.ofMillis(WAKE_MILLIS))) {
+                failures.add("the unread connection: a read still blocked after " + WAKE_MILLIS
+                        + " ms, " + got.position() + " bytes read");
+            } else {
+                byte[] bytes = Arrays.copyOf(got.array(), got.position());
+                Object e = end.get();
+                System.out.printf("  unread connection: %d bytes, then %s%n", bytes.length, e);
+                if (!Arrays.equals(bytes, RdmaTestLib.message(SENT, 0)))
+                    failures.add("the unread connection gave " + bytes.length + " bytes, not the " + SENT + " sent");
+                else if (!(e instanceof SocketException || Integer.valueOf(-1).equals(e)))
+                    failures.add("the unread connection, after its bytes: " + e + ", not EOF or a SocketException");
+            }
+
+            if (!failures.isEmpty())
+                RdmaTestLib.dumpThreads();
+            sel.close();
+            if (!failures.isEmpty())
+                fail(String.join("; ", failures));
+        } finally {
+            p.destroyForcibly();
+            for (SocketChannel c : kept)
+                c.close();
+        }
+    }
+
+    /**
+     * Selects until the key's channel has read EOF or thrown a
+     * SocketException, reading what the peer sent first; returns "ended",
+     * or what else the reads returned or threw.
+     */
+    static Object selectUntilEnd(Selector sel) {
+        try {
+            ByteBuffer got = ByteBuffer.allocate(SENT + 1);
+            for (;;) {
+                sel.select();
+                for (SelectionKey k : sel.selectedKeys()) {
+                    SocketChannel c = (SocketChannel) k.channel();
+                    try {
+                        if (c.read(got) >= 0)
+                            continue;
+                    } catch (SocketException e) {
+                        System.out.println("  channel in the selector: " + e);
+                    }
+                    if (!Arrays.equals(Arrays.copyOf(got.array(), got.position()), RdmaTestLib.message(SENT, 0)))
+                        return "read " + got.position() + " bytes, not the " + SENT + " sent";
+                    return "ended";
+                }
+                sel.selectedKeys().clear();
+            }
+        } catch (Throwable t) {
+            return t;
+        }
+    }
+
+    /**
+     * The peer: listens, prints its port, and on each connection it accepts
+     * sends SENT bytes, then reads one byte: it keeps the connection,
+     * reading no more, if the byte is KEEP, and closes it at EOF.
+     */
+    static void peer() throws Exception {
+        ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
+        ssc.bind(RdmaTestLib.anyPort(), 64);
+        System.out.println(((InetSocketAddress) ssc.getLocalAddress()).getPort());
+        for (;;) {
+            SocketChannel c = ssc.accept();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    RdmaTestLib.writeFully(c, ByteBuffer.wrap(RdmaTestLib.message(SENT, 0)));
+                    ByteBuffer b = ByteBuffer.allocate(1);
+                    if (c.read(b) == 1 && b.get(0) == KEEP)
+                        return;     // held until the kill
+                    c.close();
+                } catch (IOException e) {
+                    // the test closed it abruptly
+                }
+            });
+        }
+    }
+}
