@@ -152,7 +152,7 @@ Java_jdk_internal_net_rdma_RdmaPoller_wait0(JNIEnv *env, jclass cl, jint fd, jin
     return (unsigned short) pfd[0].revents;
 }
 
-#define SPIN_CLOCK_POLLS 8
+#define SPIN_CLOCK_POLLS 64
 
 static jlong nowNanos(void)
 {
@@ -178,8 +178,10 @@ Java_jdk_internal_net_rdma_RdmaPoller_spin0(JNIEnv *env, jclass cl, jint fd, jin
             return (n < 0) ? ((errno == EINTR) ? 0 : POLLERR) : (unsigned short) pfd.revents;
         /*
          * The clock is read every SPIN_CLOCK_POLLS polls only: where it is
-         * the HPET (Soft-RoCE guests under emulation), a read costs as much
-         * as a poll.
+         * the HPET (Soft-RoCE guests under emulation), a read costs more
+         * than a poll, and two threads that spin and read it often slowed
+         * each other's round trips (doc/benchmarks-rdma.md).  64 polls
+         * overrun a budget by a few microseconds on hardware.
          */
         if (i % SPIN_CLOCK_POLLS == 0 && nowNanos() >= deadline)
             return 0;
