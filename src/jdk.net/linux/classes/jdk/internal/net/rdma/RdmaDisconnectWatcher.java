@@ -65,7 +65,7 @@ final class RdmaDisconnectWatcher {
     private final List<Integer> unused = new ArrayList<>();  // duplicates to close
     private Thread thread;
 
-    // the poller thread's arrays: slot 0 is wakeFd
+    // the thread's poll arrays: slot 0 is wakeFd
     private int[] fds = new int[16];
     private int[] sockets = new int[16];
     private int[] revents = new int[16];
