@@ -78,7 +78,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * (make/scripts/bench-rdma.sh).
  *
  * <p> -Drdio.rdma.inline=N sets RDMA_INLINE on both ends of the channels'
- * connections (make bench-rdma-ab compares settings).
+ * connections, and -Drdio.rdma.heapBuffers=true makes the client's buffers
+ * of {@code pingPong} and {@code stream} heap buffers, which NIO copies
+ * through a temporary direct buffer (make bench-rdma-ab compares settings).
  *
  * <p> The warm-up is long because the guest's CPU is emulated: C2 makes
  * its last compilation of the benchmark loop about 12 s into a fork (with
@@ -142,8 +144,9 @@ public class RdmaChannels {
             }, "server");
             server.setDaemon(true);
             server.start();
-            out = ByteBuffer.allocateDirect(n);
-            in = ByteBuffer.allocateDirect(n);
+            boolean heap = Boolean.getBoolean("rdio.rdma.heapBuffers");
+            out = heap ? ByteBuffer.allocate(n) : ByteBuffer.allocateDirect(n);
+            in = heap ? ByteBuffer.allocate(n) : ByteBuffer.allocateDirect(n);
         }
 
         @TearDown(Level.Trial)
