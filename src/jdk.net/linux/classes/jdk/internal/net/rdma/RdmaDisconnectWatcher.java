@@ -53,7 +53,8 @@ import java.util.function.IntConsumer;
  * <p> The thread handles a socket under this object's lock, and
  * {@link #forget} takes it, so once forget has returned the thread no
  * longer touches the socket, which may then be closed.  A duplicate is
- * closed by the thread only, outside its poll.
+ * closed by the thread, outside its poll, before forget returns, so that
+ * its number is not reused while a poll may include it.
  */
 final class RdmaDisconnectWatcher {
     private final String name;
@@ -72,7 +73,8 @@ final class RdmaDisconnectWatcher {
 
     /**
      * A watcher whose thread, named name, calls onDisconnect with the
-     * number of each socket whose peer disconnected.
+     * number of each socket whose peer disconnected.  Its eventfd is made
+     * here, its thread when the first socket is watched.
      */
     RdmaDisconnectWatcher(String name, IntConsumer onDisconnect) throws IOException {
         this.name = name;
@@ -80,7 +82,10 @@ final class RdmaDisconnectWatcher {
         this.wakeFd = RdmaPoller.eventfd0();
     }
 
-    /** Watches the connected rsocket fd until its disconnect or {@link #forget}. */
+    /**
+     * Watches the connected rsocket fd until its disconnect or
+     * {@link #forget}; starts the thread on first use.
+     */
     void watch(int fd) throws IOException {
         int dup = dupChannel0(fd);
         synchronized (this) {
@@ -100,16 +105,32 @@ final class RdmaDisconnectWatcher {
 
     /**
      * Stops watching fd, if it is watched; returns once the thread is not
-     * handling it, so that it can be closed.
+     * handling it, so that it can be closed, and its duplicate is closed.
      */
     void forget(int fd) {
+        Integer dup;
         synchronized (this) {
-            Integer dup = channels.remove(fd);
+            dup = channels.remove(fd);
             if (dup == null)
                 return;
             unused.add(dup);
         }
         RdmaPoller.signal0(wakeFd);
+        boolean interrupted = false;
+        synchronized (this) {
+            // the thread closes it once out of its poll (collect)
+            while (unused.contains(dup) && thread.isAlive()) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (unused.remove(dup))
+                RdmaPoller.close0(dup);     // the thread has died
+        }
+        if (interrupted)
+            Thread.currentThread().interrupt();
     }
 
     private void run() {
@@ -134,9 +155,12 @@ final class RdmaDisconnectWatcher {
     }
 
     private synchronized int collect() {
-        for (int dup : unused)
-            RdmaPoller.close0(dup);
-        unused.clear();
+        if (!unused.isEmpty()) {
+            for (int dup : unused)
+                RdmaPoller.close0(dup);
+            unused.clear();
+            notifyAll();
+        }
         int n = channels.size() + 1;
         if (n > fds.length) {
             int size = Math.max(n, fds.length * 2);

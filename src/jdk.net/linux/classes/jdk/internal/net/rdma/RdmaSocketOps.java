@@ -166,8 +166,9 @@ final class RdmaSocketOps extends SocketOps {
     // the listening sockets, with the backlog counted for each
     private final ConcurrentHashMap<Integer, Integer> backlogs = new ConcurrentHashMap<>();
 
-    // watches the connected sockets that librdmacm does not (created on
-    // first use)
+    // watches the connected sockets that librdmacm does not, where it does
+    // not (RdmaNet.CONNECT_UNSERVED).  Made with the ops, so that its
+    // eventfd is there before any socket is, or if that failed, on first use.
     private volatile RdmaDisconnectWatcher disconnectWatcher;
 
     // sockets whose connect is in progress; rsockets may not signal the
@@ -188,6 +189,13 @@ final class RdmaSocketOps extends SocketOps {
 
     RdmaSocketOps() {
         Arrays.fill(spinMicros, (char) MAX_SPIN_MICROS);
+        if (RdmaNet.CONNECT_UNSERVED) {
+            try {
+                disconnectWatcher();
+            } catch (IOException e) {
+                // no eventfd now: the first connect that needs it tries again
+            }
+        }
     }
 
     private static long key(int fdVal, int event) {
@@ -360,7 +368,7 @@ final class RdmaSocketOps extends SocketOps {
             connecting.add(fdVal);
         } else if (RdmaNet.CONNECT_UNSERVED) {
             // the handshake ended within rconnect: librdmacm will not see
-            // the peer's disconnect (RdmaDisconnectWatcher)
+            // the peer's disconnect
             disconnectWatcher().watch(fdVal);
         }
         return n;
@@ -371,7 +379,8 @@ final class RdmaSocketOps extends SocketOps {
         if (w == null) {
             synchronized (this) {
                 if ((w = disconnectWatcher) == null)
-                    disconnectWatcher = w = new RdmaDisconnectWatcher("RDMA-Disconnect-Watcher", this::peerDisconnected);
+                    disconnectWatcher = w = new RdmaDisconnectWatcher("RDMA-Disconnect-Watcher",
+                                                                      this::peerDisconnected);
             }
         }
         return w;
