@@ -160,7 +160,6 @@ final class RdmaNet {
         return minor < CONNECT_FIXED_MINOR[major - 40];
     }
 
-
     @SuppressWarnings("restricted")
     private static String load() {
         try {
