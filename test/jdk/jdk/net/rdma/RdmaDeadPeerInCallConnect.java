@@ -112,7 +112,8 @@ public class RdmaDeadPeerInCallConnect {
             List<Thread> threads = new ArrayList<>();
             List<AtomicReference<Object>> outcomes = new ArrayList<>();
             List<String> names = List.of("platform reader", "virtual reader", "writer", "selector");
-            List<RdmaTestLib.Blocked> kinds = List.of(RdmaTestLib.Blocked.READER, RdmaTestLib.Blocked.READER, RdmaTestLib.Blocked.WRITER, RdmaTestLib.Blocked.SELECTOR);
+            List<RdmaTestLib.Blocked> kinds = List.of(RdmaTestLib.Blocked.READER, RdmaTestLib.Blocked.READER,
+                    RdmaTestLib.Blocked.WRITER, RdmaTestLib.Blocked.SELECTOR);
             for (int i = 0; i < 3; i++) {
                 SocketChannel c = kept.get(i);
                 c.configureBlocking(true);
