@@ -66,15 +66,7 @@ final class RdmaCloseWatchdog {
 
     private static final ScheduledThreadPoolExecutor TIMER;
     static {
-        TIMER = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread t = Thread.ofPlatform()
-                    .name("RDMA close watchdog")
-                    .daemon()
-                    .inheritInheritableThreadLocals(false)
-                    .unstarted(task);
-            t.setContextClassLoader(null);
-            return t;
-        });
+        TIMER = new ScheduledThreadPoolExecutor(1, task -> RdmaNet.newThread("RDMA close watchdog", task));
         TIMER.setRemoveOnCancelPolicy(true);
     }
 
@@ -104,19 +96,13 @@ final class RdmaCloseWatchdog {
      * and then runs closed.
      */
     static void closeInBackground(int fd, Runnable closed) {
-        Thread t = Thread.ofPlatform()
-                .name("RDMA close of socket " + fd)
-                .daemon()
-                .inheritInheritableThreadLocals(false)
-                .unstarted(() -> {
-                    try {
-                        run(fd, BACKGROUND_MILLIS, call -> RdmaNet.close0(fd, call));
-                    } finally {
-                        closed.run();
-                    }
-                });
-        t.setContextClassLoader(null);
-        t.start();
+        RdmaNet.newThread("RDMA close of socket " + fd, () -> {
+            try {
+                run(fd, BACKGROUND_MILLIS, call -> RdmaNet.close0(fd, call));
+            } finally {
+                closed.run();
+            }
+        }).start();
     }
 
     private static final class Watch {

@@ -91,12 +91,7 @@ final class RdmaDisconnectWatcher {
         synchronized (this) {
             channels.put(fd, dup);
             if (thread == null) {
-                thread = Thread.ofPlatform()
-                        .name(name)
-                        .daemon()
-                        .inheritInheritableThreadLocals(false)
-                        .unstarted(this::run);
-                thread.setContextClassLoader(null);
+                thread = RdmaNet.newThread(name, this::run);
                 thread.start();
             }
         }

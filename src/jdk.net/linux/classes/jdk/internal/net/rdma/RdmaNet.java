@@ -194,6 +194,21 @@ final class RdmaNet {
         return false;
     }
 
+    /**
+     * An unstarted daemon platform thread for the RDMA sockets' own work,
+     * named name, that runs task: as the JDK's system threads, it inherits
+     * no thread locals and has no context class loader.
+     */
+    static Thread newThread(String name, Runnable task) {
+        Thread t = Thread.ofPlatform()
+                .name(name)
+                .daemon()
+                .inheritInheritableThreadLocals(false)
+                .unstarted(task);
+        t.setContextClassLoader(null);
+        return t;
+    }
+
     /** The scope of a link-local IPv6 address, which rdma_cm needs; 0 for none. */
     static int scopeId(InetAddress addr) {
         return (addr instanceof Inet6Address a) ? a.getScopeId() : 0;

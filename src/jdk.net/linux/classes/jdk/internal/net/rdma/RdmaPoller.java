@@ -235,12 +235,7 @@ final class RdmaPoller {
         synchronized (this) {
             t = thread;
             if (t == null) {
-                thread = t = Thread.ofPlatform()
-                        .name(name)
-                        .daemon()
-                        .inheritInheritableThreadLocals(false)
-                        .unstarted(this::run);
-                t.setContextClassLoader(null);
+                thread = t = RdmaNet.newThread(name, this::run);
                 t.start();
                 return;
             }
