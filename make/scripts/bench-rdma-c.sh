@@ -39,9 +39,17 @@
 # it one repetition at a time, between the Java runs: PINGPONG_REPS (5)
 # repetitions from number PINGPONG_FIRST (1; the results file is emptied
 # at 1, and the order of the transports alternates with the number).
+# PINGPONG_MODES (block,spin,poll,tcp) and PINGPONG_SIZES (64,1024,32768,
+# 1048576) choose the cases, comma-separated; iowrite is the mode that
+# places messages with riowrite (see rsocket_pingpong.c), run by
+#
+#   rdma-guest.sh --jdk JDK --after make/scripts/bench-rdma-c.sh \
+#       --after-env PINGPONG_MODES=block,iowrite --after-env PINGPONG_SIZES=1048576,4194304 --out DIR
 set -u
 reps=${PINGPONG_REPS:-5}
 first=${PINGPONG_FIRST:-1}
+IFS=, read -r -a modes <<< "${PINGPONG_MODES:-block,spin,poll,tcp}"
+IFS=, read -r -a sizes <<< "${PINGPONG_SIZES:-64,1024,32768,1048576}"
 here=$(cd "$(dirname "$0")" && pwd)
 src=$here/../../test/micro/org/openjdk/bench/jdk/net/rsocket_pingpong.c
 bin=/tmp/rsocket_pingpong
@@ -72,19 +80,20 @@ pair() {   # ROUNDS SIZE ARGS...
 }
 
 for rep in $(seq "$first" $((first + reps - 1))); do
-    if [ $((rep % 2)) = 1 ]; then order="block spin poll tcp"; else order="tcp poll spin block"; fi
-    for mode in $order; do
+    order=("${modes[@]}")
+    [ $((rep % 2)) = 1 ] || for i in "${!modes[@]}"; do order[i]=${modes[${#modes[@]} - 1 - i]}; done
+    for mode in "${order[@]}"; do
         case $mode in
-            block) args=(-m block) ;;
-            spin) args=(-m spin) ;;
-            poll) args=(-m poll) ;;
+            block|spin|poll|iowrite) args=(-m "$mode") ;;
             tcp) args=(-T -m block) ;;
+            *) echo "unknown mode $mode in PINGPONG_MODES"; exit 1 ;;
         esac
-        pair 3000 64 "${args[@]}"
-        pair 3000 1024 "${args[@]}"
-        pair 500 32768 "${args[@]}"
-        pair 50 1048576 "${args[@]}"
-        [ "$mode" = tcp ] || pair 50 1048576 "${args[@]}" -B 524288
+        for size in "${sizes[@]}"; do
+            if [ "$size" -le 1024 ]; then rounds=3000; elif [ "$size" -le 32768 ]; then rounds=500; else rounds=50; fi
+            pair "$rounds" "$size" "${args[@]}"
+            # rstream's socket buffers, at 1 MiB
+            [ "$mode" = tcp ] || [ "$size" != 1048576 ] || pair 50 1048576 "${args[@]}" -B 524288
+        done
     done
 done
 

@@ -51,7 +51,7 @@ run_guest() {
         -accel "$GUEST_ACCEL" -m "$GUEST_MEMORY" -smp "$GUEST_CPUS" \
         -nographic -monitor none -serial "file:$out/console.log" -nic none -no-reboot \
         -kernel "$vmlinuz" -initrd "$initrd" \
-        -append "console=ttyS0 quiet panic=-1 rdio_timeout_modules=$GUEST_TIMEOUT_MODULES" \
+        -append "console=ttyS0 quiet panic=-1 rdio_timeout_modules=$GUEST_TIMEOUT_MODULES${GUEST_KERNEL_ARGS:+ $GUEST_KERNEL_ARGS}" \
         -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
         -virtfs "local,path=$out,mount_tag=results,security_model=none,multidevs=remap" \
         </dev/null >"$out/qemu.log" 2>&1 &

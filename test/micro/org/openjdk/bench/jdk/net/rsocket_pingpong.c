@@ -28,9 +28,9 @@
  * librdmacm's rstream prints only a mean per run.
  *
  *   rsocket_pingpong -s ADDR [-p PORT] [-T] [-B BYTES] [-k CONNECTIONS] [-S SIZE]
- *                    [-m spin|block|poll]
+ *                    [-m spin|block|poll|iowrite]
  *   rsocket_pingpong -c ADDR [-p PORT] [-T] [-B BYTES] [-S SIZE] [-n ROUNDS]
- *                    [-w WARMUP] [-m spin|block|poll]
+ *                    [-w WARMUP] [-m spin|block|poll|iowrite]
  *
  * -s runs the server: on each connection it receives SIZE bytes whole and
  * sends them back, until end-of-stream, one connection after another, and
@@ -50,6 +50,13 @@
  * -m poll makes non-blocking calls and, when one would block, waits in
  * poll (rpoll) for the socket to be ready, as Java's channels do, but in
  * the same thread: the Java side without its poller thread.
+ * -m iowrite (rsockets only) places each message straight into the peer's
+ * receive buffer: both sides set RDMA_IOMAPSIZE before the connect or
+ * listen and riomap their receive buffer at offset 0, and a message is a
+ * blocking riowrite to that offset followed by a one-byte rsend, which
+ * rsockets delivers only after the written data.  The receiver's only
+ * call is the rrecv of that byte, so its copy out of rsockets' buffer is
+ * saved: the case for a zero-copy API (issue 14).
  */
 
 #include <errno.h>
@@ -60,6 +67,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -91,6 +99,7 @@ static const struct ops tcp_ops = {
 static const struct ops *ops = &rdma_ops;
 static int dontwait;            /* -m spin or poll */
 static int pollwait;            /* -m poll */
+static int iowrite;             /* -m iowrite */
 
 static void die(const char *what) {
     fprintf(stderr, "rsocket_pingpong: %s: %s\n", what, strerror(errno));
@@ -99,9 +108,9 @@ static void die(const char *what) {
 
 static void usage(void) {
     fprintf(stderr, "usage: rsocket_pingpong -s ADDR [-p PORT] [-T] [-B BYTES] [-k CONNECTIONS] [-S SIZE]"
-                    " [-m spin|block|poll]\n"
+                    " [-m spin|block|poll|iowrite]\n"
                     "       rsocket_pingpong -c ADDR [-p PORT] [-T] [-B BYTES] [-S SIZE] [-n ROUNDS]"
-                    " [-w WARMUP] [-m spin|block|poll]\n");
+                    " [-w WARMUP] [-m spin|block|poll|iowrite]\n");
     exit(2);
 }
 
@@ -142,7 +151,53 @@ static int open_socket(const struct addrinfo *ai, int bufsize) {
     if (ops->setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) < 0)
         die("setsockopt TCP_NODELAY");
     set_buffers(fd, bufsize);
+    int maps = 1;
+    if (iowrite && rsetsockopt(fd, SOL_RDMA, RDMA_IOMAPSIZE, &maps, sizeof maps) < 0)
+        die("rsetsockopt RDMA_IOMAPSIZE");
     return fd;
+}
+
+/*
+ * -m iowrite: maps buf, the receive buffer, for the peer's riowrite, and
+ * exchanges a byte each way, since a mapping reaches the peer only with
+ * a transfer that follows it.
+ */
+static void map_inbox(int fd, char *buf, long size, int accepted) {
+    char note = 0;
+    if (riomap(fd, buf, size, PROT_WRITE, 0, 0) != 0)
+        die("riomap");
+    if (transfer(fd, &note, 1, !accepted) < 0 || transfer(fd, &note, 1, accepted) < 0) {
+        fprintf(stderr, "rsocket_pingpong: end-of-stream while exchanging mappings\n");
+        exit(1);
+    }
+}
+
+/*
+ * Removes map_inbox's mapping, which must go before rclose: librdmacm's
+ * rclose (44.0 to 64.0) spins for ever on a socket that still has one, since
+ * it unmaps through the socket's index after dropping it.
+ */
+static void unmap_inbox(int fd, char *buf, long size) {
+    if (iowrite && riounmap(fd, buf, size) != 0)
+        die("riounmap");
+}
+
+/* Sends one message: in the peer's mapped buffer (-m iowrite) or in the stream. */
+static void send_message(int fd, char *buf, long size) {
+    char note = 1;
+    if (!iowrite) {
+        transfer(fd, buf, size, 1);
+    } else if (riowrite(fd, buf, size, 0, 0) != (size_t) size) {
+        die("riowrite");
+    } else {
+        transfer(fd, &note, 1, 1);
+    }
+}
+
+/* Receives one message into buf, or with -m iowrite the notice that it is there. */
+static int receive_message(int fd, char *buf, long size) {
+    char note;
+    return iowrite ? transfer(fd, &note, 1, 0) : transfer(fd, buf, size, 0);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -177,8 +232,11 @@ static void serve(const struct addrinfo *ai, int bufsize, int connections, long 
         int fd = ops->accept(lfd, NULL, NULL);
         if (fd < 0)
             die("accept");
-        while (transfer(fd, buf, size, 0) == 0)
-            transfer(fd, buf, size, 1);
+        if (iowrite)
+            map_inbox(fd, buf, size, 1);
+        while (receive_message(fd, buf, size) == 0)
+            send_message(fd, buf, size);
+        unmap_inbox(fd, buf, size);
         ops->close(fd);
     }
     free(buf);
@@ -193,11 +251,14 @@ static void client(const struct addrinfo *ai, int bufsize, long size, long round
     double *us = malloc(sizeof(double) * rounds);
     if (out == NULL || in == NULL || us == NULL)
         die("malloc");
+    if (iowrite)
+        map_inbox(fd, in, size, 0);
     for (long i = 0; i < size; i++)
         out[i] = (char) (i * 31 + (i >> 8));
     for (long r = -warmup; r < rounds; r++) {
         double t0 = now_us();
-        if (transfer(fd, out, size, 1) < 0 || transfer(fd, in, size, 0) < 0) {
+        send_message(fd, out, size);
+        if (receive_message(fd, in, size) < 0) {
             fprintf(stderr, "rsocket_pingpong: end-of-stream after %ld rounds\n", r + warmup);
             exit(1);
         }
@@ -208,13 +269,14 @@ static void client(const struct addrinfo *ai, int bufsize, long size, long round
         fprintf(stderr, "rsocket_pingpong: the echo differs from what was sent\n");
         exit(1);
     }
+    unmap_inbox(fd, in, size);
     ops->close(fd);
     double sum = 0;
     for (long r = 0; r < rounds; r++)
         sum += us[r];
     qsort(us, rounds, sizeof(double), cmp_double);
     printf("pingpong %s %s size %ld rounds %ld p50 %.1f p90 %.1f p99 %.1f mean %.1f us\n",
-           ops->name, pollwait ? "poll" : dontwait ? "spin" : "block", size, rounds,
+           ops->name, iowrite ? "iowrite" : pollwait ? "poll" : dontwait ? "spin" : "block", size, rounds,
            percentile(us, rounds, 0.50), percentile(us, rounds, 0.90),
            percentile(us, rounds, 0.99), sum / rounds);
 }
@@ -237,6 +299,8 @@ int main(int argc, char **argv) {
         case 'm':
             if (strcmp(optarg, "spin") == 0 || strcmp(optarg, "poll") == 0)
                 dontwait = MSG_DONTWAIT;
+            else if (strcmp(optarg, "iowrite") == 0)
+                iowrite = 1;
             else if (strcmp(optarg, "block") != 0)
                 usage();
             pollwait = strcmp(optarg, "poll") == 0;
@@ -244,7 +308,8 @@ int main(int argc, char **argv) {
         default: usage();
         }
     }
-    if ((server == NULL) == (peer == NULL) || size <= 0 || rounds <= 0 || warmup < 0 || connections <= 0)
+    if ((server == NULL) == (peer == NULL) || size <= 0 || rounds <= 0 || warmup < 0 || connections <= 0 ||
+        (iowrite && ops != &rdma_ops))
         usage();
     struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
     int err = getaddrinfo(server != NULL ? server : peer, port, &hints, &ai);
