@@ -35,7 +35,11 @@
 # sizes (blocking, rpoll and spinning over rsockets, and TCP); odd
 # repetitions run Java first, even ones C first.  The table
 # gives, per size and percentile, the median over the repetitions and
-# their range, and the ratio of the medians.
+# their range, and the ratio of the medians.  PINGPONG_SIZES (64,1024,
+# 32768,1048576) narrows the sizes of both sides, and PINGPONG_JAVA_OPTS
+# adds one JVM option to the Java side, e.g.
+#
+#   PINGPONG_SIZES=1048576 PINGPONG_JAVA_OPTS=-Djdk.net.rdma.spinMicros=5000 make bench-rdma-pingpong
 set -u
 
 if [ -n "${SERVER_ADDR:-}" ]; then
@@ -43,7 +47,8 @@ if [ -n "${SERVER_ADDR:-}" ]; then
     reps=${PINGPONG_REPS:-5}
     java_side() {
         "$JDK/bin/java" -jar "$OUT/benchmarks.jar" 'RdmaChannels\.pingPong$' -f 1 -foe true \
-            -jvmArgsAppend "-Drdio.rdma.server=$SERVER_ADDR" \
+            -p size="${PINGPONG_SIZES:-64,1024,32768,1048576}" \
+            -jvmArgsAppend "-Drdio.rdma.server=$SERVER_ADDR${PINGPONG_JAVA_OPTS:+ $PINGPONG_JAVA_OPTS}" \
             -rf csv -rff "$OUT/jmh-$1.csv" > "$OUT/jmh-$1.log" 2>&1 ||
             { echo "JMH failed in repetition $1: $(tail -n 3 "$OUT/jmh-$1.log")"; exit 1; }
         echo "repetition $1: Java done"
@@ -63,8 +68,9 @@ fi
 . "$(dirname "$0")/common.sh"
 [ -n "${1:-}" ] && [ -n "${2:-}" ] || die "usage: bench-rdma-pingpong.sh CONF_DIR JMH_DIR"
 out=$RDIO_BUILD/bench-rdma-pingpong
-run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/bench-rdma-pingpong.sh" "$out/guest" \
-    "PINGPONG_REPS=${PINGPONG_REPS:-5}"
+env=("PINGPONG_REPS=${PINGPONG_REPS:-5}" "PINGPONG_SIZES=${PINGPONG_SIZES:-64,1024,32768,1048576}")
+[ -z "${PINGPONG_JAVA_OPTS:-}" ] || env+=("PINGPONG_JAVA_OPTS=$PINGPONG_JAVA_OPTS")
+run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/bench-rdma-pingpong.sh" "$out/guest" "${env[@]}"
 
 # JMH's CSV has a row per percentile (pingPong:p0.50) with the size and
 # transport in its last columns; the C client's lines are "pingpong
@@ -96,7 +102,8 @@ awk -F, "$(cat "$RDIO_TOP/make/scripts/stats.awk")"'
         # Resolution: the range of the p50 of each side over the repetitions, as
         # a share of its median.  Two sides whose ranges do not overlap
         # differ in every one of the alternating repetitions.
-        printf "\nThe range of p50 over the %d repetitions, as a share of its median:\n\n", n["java rdma 64 p50"]
+        for (s = 1; s <= 4; s++) if (n["java rdma " sizes[s] " p50"] > reps) reps = n["java rdma " sizes[s] " p50"]
+        printf "\nThe range of p50 over the %d repetitions, as a share of its median:\n\n", reps
         print "| size | Java RDMA | C RDMA, blocking | C RDMA, rpoll | C RDMA, spinning | Java TCP | C TCP |"
         print "|---|---|---|---|---|---|---|"
         for (s = 1; s <= 4; s++) {

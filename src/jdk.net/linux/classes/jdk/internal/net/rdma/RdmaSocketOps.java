@@ -84,9 +84,13 @@ final class RdmaSocketOps extends SocketOps {
      * which doubles (up to MAX_SPIN_MICROS) when the spin caught the event or
      * the event came within MAX_SPIN_MICROS of parking, and halves when the
      * spin missed it: a socket that waits long, such as an idle
-     * connection, soon stops spinning.
+     * connection, soon stops spinning.  -Djdk.net.rdma.spinMicros=N sets
+     * the most (0 to 65535; 0 never spins), for hosts with cores to spare
+     * for spinning through the longer waits of large transfers, as rsockets'
+     * own polling_time does for its blocking calls; other values are
+     * ignored.
      */
-    private static final int MAX_SPIN_MICROS = 200;
+    private static final int MAX_SPIN_MICROS = spinMicrosProperty();
     private static final int MIN_SPIN_MICROS = 10;
 
     /*
@@ -743,6 +747,19 @@ final class RdmaSocketOps extends SocketOps {
         }
         if (ready && ch.isOpen() && System.nanoTime() - start < MAX_SPIN_MICROS * 1000L)
             setSpin(fdVal, Math.max(spin * 2, MIN_SPIN_MICROS));
+    }
+
+    private static int spinMicrosProperty() {
+        int defaultMicros = 200;
+        String value = System.getProperty("jdk.net.rdma.spinMicros");
+        if (value == null)
+            return defaultMicros;
+        try {
+            int micros = Integer.parseInt(value.trim());
+            return (micros >= 0 && micros <= Character.MAX_VALUE) ? micros : defaultMicros;
+        } catch (NumberFormatException e) {
+            return defaultMicros;
+        }
     }
 
     private void setSpin(int fdVal, int micros) {
