@@ -29,11 +29,12 @@
  *          6de134096 never watch such a socket's event channel
  *          (RdmaWorkarounds.c, bug 3), so without RdmaDisconnectWatcher
  *          nothing there learnt of the death.  A platform reader, a
- *          virtual reader, a writer blocked on the full connection and a
- *          selector, each on such a connection, wake within 10 s with EOF
- *          or a SocketException; a fifth connection, not read until then,
- *          still yields the 1000 bytes the peer sent, compared, then EOF
- *          or a SocketException.  Runs in the Soft-RoCE guest
+ *          virtual reader, a writer blocked on the full connection, a
+ *          selector waiting for OP_READ and one waiting for OP_WRITE alone
+ *          on a connection whose buffers the peer let fill, each on such a
+ *          connection, wake within 10 s with EOF or a SocketException; a
+ *          fifth connection, not read until then, still yields the 1000
+ *          bytes the peer sent, compared, then EOF or a SocketException.  Runs in the Soft-RoCE guest
  *          (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @library /test/lib
@@ -62,7 +63,8 @@ import jdk.test.lib.process.ProcessTools;
 import static jdk.test.lib.Asserts.*;
 
 public class RdmaDeadPeerInCallConnect {
-    static final int NEEDED = 5;        // platform reader, virtual reader, writer, selector, unread
+    static final int NEEDED = 6;        // platform reader, virtual reader, writer, selector, unread,
+                                        // write selector
     static final int MAX_TRIES = 4000;
     static final int SENT = 1000;       // bytes the peer sends on each connection
     static final long WAKE_MILLIS = 10_000;
@@ -111,9 +113,10 @@ public class RdmaDeadPeerInCallConnect {
 
             List<Thread> threads = new ArrayList<>();
             List<AtomicReference<Object>> outcomes = new ArrayList<>();
-            List<String> names = List.of("platform reader", "virtual reader", "writer", "selector");
+            List<String> names = List.of("platform reader", "virtual reader", "writer", "selector",
+                    "write selector");
             List<RdmaTestLib.Blocked> kinds = List.of(RdmaTestLib.Blocked.READER, RdmaTestLib.Blocked.READER,
-                    RdmaTestLib.Blocked.WRITER, RdmaTestLib.Blocked.SELECTOR);
+                    RdmaTestLib.Blocked.WRITER, RdmaTestLib.Blocked.SELECTOR, RdmaTestLib.Blocked.SELECTOR);
             for (int i = 0; i < 3; i++) {
                 SocketChannel c = kept.get(i);
                 c.configureBlocking(true);
@@ -130,9 +133,24 @@ public class RdmaDeadPeerInCallConnect {
             threads.add(Thread.ofPlatform().start(() -> selectOutcome.set(selectUntilEnd(sel))));
             outcomes.add(selectOutcome);
 
+            // a selector waiting for OP_WRITE alone, on a connection whose
+            // buffers the unread peer has let fill
+            SocketChannel full = kept.get(5);
+            ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+            int filled = 0, wrote;
+            while ((wrote = full.write(chunk.clear())) > 0)
+                filled += wrote;
+            System.out.println("write selector: " + filled + " bytes written before a write wrote nothing");
+            Selector wsel = Sockets.openRdmaSelector();
+            full.register(wsel, SelectionKey.OP_WRITE);
+            AtomicReference<Object> writeSelectOutcome = new AtomicReference<>();
+            threads.add(Thread.ofPlatform().start(() -> writeSelectOutcome.set(selectUntilWriteFails(wsel))));
+            outcomes.add(writeSelectOutcome);
+
             for (Thread t : threads.subList(0, 3))
                 RdmaTestLib.awaitWaiting(t);
             RdmaTestLib.awaitFrame(threads.get(3), "RdmaNet", "pollArray0");
+            RdmaTestLib.awaitFrame(threads.get(4), "RdmaNet", "pollArray0");
 
             List<String> failures = RdmaTestLib.killAndAwait(p, threads, names, kinds, outcomes, WAKE_MILLIS);
 
@@ -166,6 +184,7 @@ public class RdmaDeadPeerInCallConnect {
             if (!failures.isEmpty())
                 RdmaTestLib.dumpThreads();
             sel.close();
+            wsel.close();
             if (!failures.isEmpty())
                 fail(String.join("; ", failures));
         } finally {
@@ -196,6 +215,30 @@ public class RdmaDeadPeerInCallConnect {
                     if (!Arrays.equals(Arrays.copyOf(got.array(), got.position()), RdmaTestLib.message(SENT, 0)))
                         return "read " + got.position() + " bytes, not the " + SENT + " sent";
                     return "ended";
+                }
+                sel.selectedKeys().clear();
+            }
+        } catch (Throwable t) {
+            return t;
+        }
+    }
+
+    /**
+     * Selects for OP_WRITE until a write of the key's channel throws a
+     * SocketException; returns "ended", or what else was thrown.
+     */
+    static Object selectUntilWriteFails(Selector sel) {
+        try {
+            ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+            for (;;) {
+                sel.select();
+                for (SelectionKey k : sel.selectedKeys()) {
+                    try {
+                        ((SocketChannel) k.channel()).write(chunk.clear());
+                    } catch (SocketException e) {
+                        System.out.println("  channel in the write selector: " + e);
+                        return "ended";
+                    }
                 }
                 sel.selectedKeys().clear();
             }
