@@ -160,10 +160,12 @@ static int open_socket(const struct addrinfo *ai, int bufsize) {
 /*
  * -m iowrite: maps buf, the receive buffer, for the peer's riowrite, and
  * exchanges a byte each way, since a mapping reaches the peer only with
- * a transfer that follows it.
+ * a transfer that follows it.  Without -m iowrite it does nothing.
  */
 static void map_inbox(int fd, char *buf, long size, int accepted) {
     char note = 0;
+    if (!iowrite)
+        return;
     if (riomap(fd, buf, size, PROT_WRITE, 0, 0) != 0)
         die("riomap");
     if (transfer(fd, &note, 1, !accepted) < 0 || transfer(fd, &note, 1, accepted) < 0) {
@@ -232,8 +234,7 @@ static void serve(const struct addrinfo *ai, int bufsize, int connections, long 
         int fd = ops->accept(lfd, NULL, NULL);
         if (fd < 0)
             die("accept");
-        if (iowrite)
-            map_inbox(fd, buf, size, 1);
+        map_inbox(fd, buf, size, 1);
         while (receive_message(fd, buf, size) == 0)
             send_message(fd, buf, size);
         unmap_inbox(fd, buf, size);
@@ -251,8 +252,7 @@ static void client(const struct addrinfo *ai, int bufsize, long size, long round
     double *us = malloc(sizeof(double) * rounds);
     if (out == NULL || in == NULL || us == NULL)
         die("malloc");
-    if (iowrite)
-        map_inbox(fd, in, size, 0);
+    map_inbox(fd, in, size, 0);
     for (long i = 0; i < size; i++)
         out[i] = (char) (i * 31 + (i >> 8));
     for (long r = -warmup; r < rounds; r++) {
