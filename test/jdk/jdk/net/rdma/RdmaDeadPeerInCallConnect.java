@@ -34,8 +34,8 @@
  *          on a connection whose buffers the peer let fill, each on such a
  *          connection, wake within 10 s with EOF or a SocketException; a
  *          fifth connection, not read until then, still yields the 1000
- *          bytes the peer sent, compared, then EOF or a SocketException.  Runs in the Soft-RoCE guest
- *          (make/scripts/rdma-guest.sh).
+ *          bytes the peer sent, compared, then EOF or a SocketException.
+ *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaDeadPeerInCallConnect

@@ -32,7 +32,19 @@
  *          poller.  Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @library /test/lib
- * @run main/othervm/timeout=300 RdmaDirectWait direct
+ * @run main/othervm/timeout=300 -Djdk.internal.net.rdma.testDirectIdleMillis=600000 RdmaDirectWait direct
+ */
+
+/*
+ * @test id=idle
+ * @summary A platform thread that blocks when idle readers have held
+ *          every slot for a second (RdmaPoller.DIRECT_IDLE_MILLIS) makes
+ *          the longest-waiting of them give its slot up and wait on
+ *          through the poller, so that the next thread to block waits in
+ *          its own rpoll; each gets what its peer sends after that.
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/timeout=300 RdmaDirectWait idle
  */
 
 /*
@@ -44,6 +56,7 @@
  * @run main/othervm/timeout=300 -Djdk.net.rdma.waitMode=poller RdmaDirectWait poller
  */
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -62,10 +75,20 @@ public class RdmaDirectWait {
     // threads that block in turn in the eventfd case
     static final int THREADS = 20;
 
+    // how long a thread holds a slot before a thread that finds none takes
+    // it (RdmaPoller.DIRECT_IDLE_MILLIS)
+    static final long IDLE_MILLIS = 1_000;
+
     static boolean direct;
 
     public static void main(String[] args) throws Exception {
-        direct = args[0].equals("direct");
+        direct = !args[0].equals("poller");
+        if (args[0].equals("idle")) {
+            RdmaTestLib.runCases(List.of(
+                    new RdmaTestLib.Case("idle readers give their slots up to a reader that blocks later",
+                                         RdmaDirectWait::idleReadersFreeSlots)));
+            return;
+        }
         RdmaTestLib.runCases(List.of(
                 new RdmaTestLib.Case("a blocked reader reads what comes after another thread's shutdownOutput",
                                      RdmaDirectWait::shutdownOutputUnderReader),
@@ -167,38 +190,142 @@ public class RdmaDirectWait {
     }
 
     /*
+     * Readers that wait on idle connections take every slot.  A second on,
+     * a reader that blocks finds none free and parks through the poller,
+     * and the reader that has held a slot longest gives it up and parks
+     * too; a reader that blocks after that waits in its own rpoll.  Without
+     * the eviction, the idle readers would keep the slots for as long as
+     * they wait.
+     */
+    static void idleReadersFreeSlots() throws Exception {
+        int max = Math.clamp(Runtime.getRuntime().availableProcessors(), 2, 4);
+        int n = max + 2;
+        try (Readers readers = new Readers()) {
+            for (int i = 0; i < n; i++)
+                readers.pair();
+            long idleSince = 0;
+            for (int i = 0; i < n; i++) {
+                if (i == max) {
+                    // the idle readers' waits reach the bound (a time, not
+                    // an event, so slept out)
+                    long left = idleSince + TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS) - System.nanoTime();
+                    if (left > 0)
+                        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(left) + 1);
+                }
+                Thread t = readers.start(i);
+                if (i < max) {
+                    // an idle reader takes a free slot
+                    RdmaTestLib.awaitFrame(t, "RdmaPoller", "wait0");
+                    idleSince = System.nanoTime();
+                } else if (i == max) {
+                    // no slot is free: this reader parks, and the first
+                    // idle reader leaves its rpoll and parks
+                    RdmaTestLib.awaitWaiting(t);
+                    awaitState(t, Thread.State.WAITING);
+                    awaitState(readers.threads.get(0), Thread.State.WAITING);
+                    long inOwnRpoll = readers.inOwnRpoll();
+                    RdmaTestLib.log("  after " + IDLE_MILLIS + " ms, " + inOwnRpoll + " of " + max
+                                    + " idle readers still in their own rpoll");
+                    assertEquals((long) max - 1, inOwnRpoll, "idle readers still in their own rpoll");
+                } else {
+                    // the slot given up is free for the next reader
+                    RdmaTestLib.awaitFrame(t, "RdmaPoller", "wait0");
+                }
+                assertTrue(t.isAlive(), "reader " + i + " ended: " + readers.outcomes.get(i).get());
+            }
+            readers.sendAndCheck();
+        }
+    }
+
+    /**
+     * Connected pairs, each with a platform thread, started apart, that
+     * reads 8 bytes from the pair's first channel.
+     */
+    static final class Readers implements AutoCloseable {
+        final List<SocketChannel[]> pairs = new ArrayList<>();
+        final List<Thread> threads = new ArrayList<>();
+        final List<AtomicReference<Throwable>> outcomes = new ArrayList<>();
+        private final List<ByteBuffer> got = new ArrayList<>();
+
+        /** Connects another pair. */
+        void pair() throws IOException {
+            pairs.add(RdmaTestLib.pair());
+        }
+
+        /** Starts the reader of pair i, the next one, and returns it. */
+        Thread start(int i) {
+            SocketChannel c = pairs.get(i)[0];
+            ByteBuffer b = ByteBuffer.allocate(8);
+            AtomicReference<Throwable> outcome = new AtomicReference<>();
+            Thread t = RdmaTestLib.start(false, outcome, () -> {
+                while (b.hasRemaining()) {
+                    if (c.read(b) < 0)
+                        throw new AssertionError("EOF");
+                }
+            });
+            threads.add(t);
+            outcomes.add(outcome);
+            got.add(b);
+            return t;
+        }
+
+        /** How many readers wait in their own rpoll. */
+        long inOwnRpoll() {
+            return threads.stream().filter(t -> RdmaTestLib.inFrame(t, "RdmaPoller", "wait0")).count();
+        }
+
+        /** Has each pair's peer send its reader 8 bytes, and checks that each got them. */
+        void sendAndCheck() throws Exception {
+            int n = pairs.size();
+            for (int i = 0; i < n; i++)
+                pairs.get(i)[1].write(ByteBuffer.wrap(RdmaTestLib.message(8, i)));
+            for (int i = 0; i < n; i++) {
+                assertTrue(threads.get(i).join(Duration.ofMillis(WAKE_MILLIS)), "reader " + i + " did not get its bytes");
+                assertNull(outcomes.get(i).get(), "reader " + i + " threw");
+                assertEquals(-1, got.get(i).flip().mismatch(ByteBuffer.wrap(RdmaTestLib.message(8, i))),
+                             "the first byte reader " + i + " got wrong");
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            for (SocketChannel[] p : pairs) {
+                p[0].close();
+                p[1].close();
+            }
+        }
+    }
+
+    // Waits until thread t is in state, for at most WAKE_MILLIS.
+    static void awaitState(Thread t, Thread.State state) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAKE_MILLIS);
+        while (t.getState() != state) {
+            if (System.nanoTime() - deadline > 0)
+                fail(t + " not " + state + " within " + WAKE_MILLIS + " ms (it is " + t.getState()
+                     + (RdmaTestLib.inFrame(t, "RdmaPoller", "wait0") ? ", in its own rpoll)" : ")"));
+            Thread.sleep(1);
+        }
+    }
+
+    /*
      * rsockets wakes every thread in rpoll on every event, so only a few
      * threads wait in rpolls of their own at a time.
      */
     static void directWaitersMax() throws Exception {
         int max = Math.clamp(Runtime.getRuntime().availableProcessors(), 2, 4);
         int n = max + 4;
-        List<SocketChannel[]> pairs = new ArrayList<>();
-        try {
-            List<Thread> readers = new ArrayList<>();
-            List<AtomicReference<Throwable>> outcomes = new ArrayList<>();
-            List<ByteBuffer> got = new ArrayList<>();
+        try (Readers readers = new Readers()) {
             for (int i = 0; i < n; i++) {
-                SocketChannel[] p = RdmaTestLib.pair();
-                pairs.add(p);
-                ByteBuffer b = ByteBuffer.allocate(8);
-                AtomicReference<Throwable> outcome = new AtomicReference<>();
-                readers.add(RdmaTestLib.start(false, outcome, () -> {
-                    while (b.hasRemaining()) {
-                        if (p[0].read(b) < 0)
-                            throw new AssertionError("EOF");
-                    }
-                }));
-                outcomes.add(outcome);
-                got.add(b);
+                readers.pair();
+                readers.start(i);
             }
             // wait until each reader is in its own rpoll or parked
             long expected = direct ? max : 0;
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10_000);
             long inOwnRpoll, parked;
             while (true) {
-                inOwnRpoll = readers.stream().filter(t -> RdmaTestLib.inFrame(t, "RdmaPoller", "wait0")).count();
-                parked = readers.stream().filter(t -> t.getState() == Thread.State.WAITING).count();
+                inOwnRpoll = readers.inOwnRpoll();
+                parked = readers.threads.stream().filter(t -> t.getState() == Thread.State.WAITING).count();
                 if ((inOwnRpoll == expected && parked == n - expected) || System.nanoTime() - deadline > 0)
                     break;
                 Thread.sleep(1);
@@ -207,19 +334,7 @@ public class RdmaDirectWait {
                             + parked + " parked; slots: " + max);
             assertEquals(expected, inOwnRpoll, "readers waiting in their own rpoll");
             assertEquals(n - expected, parked, "readers parked through the poller");
-            for (int i = 0; i < n; i++)
-                pairs.get(i)[1].write(ByteBuffer.wrap(RdmaTestLib.message(8, i)));
-            for (int i = 0; i < n; i++) {
-                assertTrue(readers.get(i).join(Duration.ofMillis(WAKE_MILLIS)), "reader " + i + " did not get its bytes");
-                assertNull(outcomes.get(i).get(), "reader " + i + " threw");
-                assertEquals(-1, got.get(i).flip().mismatch(ByteBuffer.wrap(RdmaTestLib.message(8, i))),
-                             "the first byte reader " + i + " got wrong");
-            }
-        } finally {
-            for (SocketChannel[] p : pairs) {
-                p[0].close();
-                p[1].close();
-            }
+            readers.sendAndCheck();
         }
     }
 }

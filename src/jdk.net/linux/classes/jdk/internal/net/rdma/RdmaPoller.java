@@ -34,6 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
+import sun.nio.ch.IOStatus;
+
 /**
  * Waits for rsockets on behalf of the threads blocked on them, so that a
  * blocked thread, platform or virtual, is parked and costs nothing until
@@ -62,9 +64,12 @@ import java.util.concurrent.locks.LockSupport;
  * which it is woken.  That saves the hop through the poller thread, one
  * wakeup of two, which costs most when the threads outnumber the CPUs.
  * rsockets wakes every thread in rpoll on every event
- * (doc/rdma-sockets-design.md, 3.5), and a thread holds its slot for as
- * long as it waits, so there are few slots ({@link #DIRECT_WAITERS_MAX});
- * the threads that find none wait through the poller.  A virtual thread
+ * (doc/rdma-sockets-design.md, 3.5), so there are few slots
+ * ({@link #DIRECT_WAITERS_MAX}); the threads that find none wait through
+ * the poller.  A thread that finds none also asks the thread that has held
+ * a slot longest, if that is {@link #DIRECT_IDLE_MILLIS} or more, to give
+ * it up and wait on through the poller, so that idle connections do not
+ * keep the slots from busy ones for good.  A virtual thread
  * must park to leave its carrier, so it always waits through the poller.
  *
  * <p> No socket is closed, nor shut down, while a thread may be inside an
@@ -104,6 +109,9 @@ final class RdmaPoller {
     private final HashMap<Integer, Integer> directPolled = new HashMap<>(); // direct waiters by socket
     private final int[] freeSlots;    // the eventfds of the slots not in use
     private int freeCount;
+    private final int[] slots;        // the eventfds of all the slots
+    private final long[] heldSince;   // when each held slot's wait began, by index in slots
+    private final boolean[] evicted;  // whether a slot's holder is asked to give it up
 
     /**
      * The number of slots, so of the threads that may wait in rpolls of
@@ -111,12 +119,35 @@ final class RdmaPoller {
      */
     static final int DIRECT_WAITERS_MAX = Math.clamp(Runtime.getRuntime().availableProcessors(), 2, 4);
 
+    /**
+     * How long a thread must have waited in its own rpoll before a thread
+     * that finds no slot free asks it to give its slot up.  Far longer than
+     * a busy connection's waits (a 1 MiB round trip takes milliseconds even
+     * in an emulated guest), so that only idle ones are moved.  The test
+     * hook jdk.internal.net.rdma.testDirectIdleMillis sets it, for tests
+     * that need slots held for longer.
+     */
+    static final long DIRECT_IDLE_MILLIS =
+            Long.getLong("jdk.internal.net.rdma.testDirectIdleMillis", 1_000);
+
     private RdmaPoller(String name, long tickNanos, int wakeFd, int[] slots) {
         this.name = name;
         this.tickNanos = tickNanos;
         this.wakeFd = wakeFd;
         this.freeSlots = slots;
         this.freeCount = slots.length;
+        this.slots = slots.clone();
+        this.heldSince = new long[slots.length];
+        this.evicted = new boolean[slots.length];
+    }
+
+    // the index of a slot's eventfd in slots; holds this
+    private int slotIndex(int slot) {
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] == slot)
+                return i;
+        }
+        throw new InternalError("no slot " + slot);
     }
 
     /**
@@ -169,14 +200,20 @@ final class RdmaPoller {
      * own rpoll ({@link #awaitDirect}), and returns the eventfd of the slot
      * it takes.  Returns -1, registering nothing, if no slot is free, or
      * if fd is left out of rpolls ({@link #exclude}): the thread then
-     * waits through the poller, which includes fd again first.
+     * waits through the poller, which includes fd again first.  If no slot
+     * is free, the holder of the slot held longest gives it up, if it has
+     * waited {@link #DIRECT_IDLE_MILLIS}, for a thread that comes later.
      */
     int registerDirect(int fd, int event) {
         // registered under the lock, so that an exclude that follows finds
         // the waiter to wake
         synchronized (this) {
-            if (freeCount == 0 || excluded.contains(fd))
+            if (excluded.contains(fd))
                 return -1;
+            if (freeCount == 0) {
+                evictIdle();
+                return -1;
+            }
             int slot = freeSlots[freeCount - 1];
             directWaiters(event).put(fd, slot);
             try {
@@ -186,7 +223,24 @@ final class RdmaPoller {
                 throw e;
             }
             freeCount--;
+            heldSince[slotIndex(slot)] = System.nanoTime();
             return slot;
+        }
+    }
+
+    // With every slot held: signals the holder of the slot held longest,
+    // if it has waited DIRECT_IDLE_MILLIS, to leave its rpoll (awaitDirect
+    // then returns IOStatus.UNAVAILABLE); holds this.
+    private void evictIdle() {
+        long now = System.nanoTime();
+        int oldest = -1;
+        for (int i = 0; i < slots.length; i++) {
+            if (!evicted[i] && (oldest < 0 || heldSince[i] - heldSince[oldest] < 0))
+                oldest = i;
+        }
+        if (oldest >= 0 && now - heldSince[oldest] >= DIRECT_IDLE_MILLIS * 1_000_000L) {
+            evicted[oldest] = true;
+            signal0(slots[oldest]);
         }
     }
 
@@ -194,17 +248,30 @@ final class RdmaPoller {
      * Waits in an rpoll of fd and the slot's eventfd, after
      * {@link #registerDirect}, until fd is ready for event or a
      * {@link #wake} (close, shutdown, exclude).  Returns fd's revents, 0
-     * if woken or interrupted by a signal.  A wake meant for the slot's
-     * previous holder may also end the wait: the caller retries.
+     * if woken or interrupted by a signal, IOStatus.UNAVAILABLE if asked
+     * to give the slot up: the caller frees it and waits on through the
+     * poller.  A wake meant for the slot's previous holder may also end
+     * the wait: the caller retries.
      */
     int awaitDirect(int fd, int event, int slot) throws IOException {
-        return wait0(fd, event, slot);
+        int revents = wait0(fd, event, slot);
+        if (revents == 0) {
+            synchronized (this) {
+                int i = slotIndex(slot);
+                if (evicted[i]) {
+                    evicted[i] = false;
+                    return IOStatus.UNAVAILABLE;
+                }
+            }
+        }
+        return revents;
     }
 
     /** Ends the registration of {@link #registerDirect} and frees its slot. */
     void deregisterDirect(int fd, int event, int slot) {
         synchronized (this) {
             directWaiters(event).remove(fd, slot);
+            evicted[slotIndex(slot)] = false;
             freeSlots[freeCount++] = slot;
             if (directPolled.merge(fd, -1, Integer::sum) == 0) {
                 directPolled.remove(fd);

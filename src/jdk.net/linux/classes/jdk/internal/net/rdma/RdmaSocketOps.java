@@ -707,18 +707,23 @@ final class RdmaSocketOps extends SocketOps {
         RdmaPoller p = poller(ticking);
         boolean virtual = Thread.currentThread().isVirtual();
         long start = System.nanoTime();
-        boolean ready;
+        int revents = IOStatus.UNAVAILABLE;
         int slot;
         if (!ticking && !virtual && nanos <= 0 && DIRECT_WAITS
                 && (slot = p.registerDirect(fdVal, event)) >= 0) {
-            // the thread waits in its own rpoll (RdmaPoller)
+            // the thread waits in its own rpoll (RdmaPoller), or, asked to
+            // give its slot up after a long wait, waits on below
             try {
                 if (!ch.isOpen() || shutdowns.contains(key(fdVal, event)))
                     return;
-                ready = p.awaitDirect(fdVal, event, slot) != 0;
+                revents = p.awaitDirect(fdVal, event, slot);
             } finally {
                 p.deregisterDirect(fdVal, event, slot);
             }
+        }
+        boolean ready;
+        if (revents != IOStatus.UNAVAILABLE) {
+            ready = revents != 0;
         } else {
             // A platform thread waits whatever its interrupt status, as in
             // poll(2): the interrupt of an interruptible channel closes it,
