@@ -91,11 +91,15 @@ import static jdk.test.lib.Asserts.*;
 public class RdmaSpinMicros {
     // the timed read's timeout, well past any spin budget
     static final int TIMEOUT_MILLIS = 500;
-    // a read that parks at once costs less CPU than this (measured 2 to 3
-    // ms on a platform thread, 8 to 12 on a virtual one, whose carrier
-    // also unmounts and mounts it)...
+    // a read that parks at once costs less CPU than this: measured 2 to
+    // 10 ms on a platform thread...
     static final long PARKED_MAX_CPU_MILLIS = 25;
-    // ...and one that spins for 65 ms more than this, even if the guest
+    // ...and 8 to 31 ms on a virtual one, whose carrier also unmounts and
+    // mounts it, and reads every thread's CPU time (31 on a loaded
+    // machine); a read that spun for the 65 ms budget measured 72 to 88
+    // ms, one that spun for the timeout would take 500
+    static final long VIRTUAL_PARKED_MAX_CPU_MILLIS = 50;
+    // a read that spins for 65 ms costs more than this, even if the guest
     // takes its CPU away for a while
     static final long SPUN_MIN_CPU_MILLIS = 40;
 
@@ -116,7 +120,8 @@ public class RdmaSpinMicros {
         if (spins) {
             assertGreaterThanOrEqual(cpuMillis, SPUN_MIN_CPU_MILLIS, "the read did not spin");
         } else {
-            assertLessThan(cpuMillis, PARKED_MAX_CPU_MILLIS, "the read spun");
+            assertLessThan(cpuMillis, virtual ? VIRTUAL_PARKED_MAX_CPU_MILLIS : PARKED_MAX_CPU_MILLIS,
+                    "the read spun");
         }
     }
 
