@@ -33,11 +33,15 @@
 #   xfs           mkfs.xfs's defaults
 #   btrfs         mkfs.btrfs's defaults
 #   tmpfs         no block device; takes O_DIRECT, has no STATX_DIOALIGN
+#   ramfs         no O_DIRECT at all: an open with it fails with EINVAL
 #
-# Each file system but tmpfs is made on a loop device over a sparse 1 GiB
-# image file in $RDIO_BUILD/directio-fs/img (the largest tests write 256 MiB;
-# 1 GiB also keeps every mkfs on its default profile, which for ext4 below
-# 512 MiB would be 1 KiB blocks), and mounted at
+# On ramfs only the tests of what a file system without direct I/O must
+# do run (ramfs_tests below): every other test opens files with DIRECT.
+#
+# Each file system but tmpfs and ramfs is made on a loop device over a
+# sparse 1 GiB image file in $RDIO_BUILD/directio-fs/img (the largest tests
+# write 256 MiB; 1 GiB also keeps every mkfs on its default profile, which
+# for ext4 below 512 MiB would be 1 KiB blocks), and mounted at
 # $RDIO_BUILD/directio-fs/mnt/NAME.  The tests get that directory as the
 # system property test.directio.dir (the fork's tests, through
 # FileChannel/directio/lib/DirectIODir.java), test.dir (upstream's, through
@@ -58,13 +62,18 @@
 . "$(dirname "$0")/common.sh"
 
 base=$RDIO_BUILD/directio-fs
-all_fs=(ext4 ext4-journal ext4-4k xfs btrfs tmpfs)
+all_fs=(ext4 ext4-journal ext4-4k xfs btrfs tmpfs ramfs)
 image_size=1G
 # Relative to the assembled test tree, build/src/test/jdk.
 tests=(java/nio/channels/FileChannel/directio java/nio/channels/AsynchronousFileChannel/DirectIOAsync.java)
+# DIRECT refused with JDK 25's IOException, leaving nothing behind; the
+# DONTCACHE hint, which needs no O_DIRECT, falling back to cached I/O.
+ramfs_tests=(java/nio/channels/FileChannel/directio/DirectIOOpenCleanup.java
+             java/nio/channels/FileChannel/directio/DontCacheOption.java
+             java/nio/channels/FileChannel/directio/DontCacheHint.java)
 
 # Sets lo_opts (losetup options), mkfs (command and options, empty for
-# tmpfs) and mount_opts for the file system NAME.
+# tmpfs and ramfs) and mount_opts for the file system NAME.
 fs_spec() {   # NAME
     lo_opts=() mkfs=() mount_opts=defaults
     case $1 in
@@ -74,6 +83,7 @@ fs_spec() {   # NAME
         xfs)          mkfs=(mkfs.xfs -q -f) ;;
         btrfs)        mkfs=(mkfs.btrfs -q -f) ;;
         tmpfs)        mount_opts=size=$image_size ;;
+        ramfs)        ;;
         *) die "unknown file system $1 (known: ${all_fs[*]})" ;;
     esac
 }
@@ -155,8 +165,8 @@ mount_fs() {   # NAME
     fs_spec "$name"
     mkdir -p "$mnt" "$base/img"
     if [ "${#mkfs[@]}" = 0 ]; then
-        out=$(mount -t tmpfs -o "$mount_opts" "rdio-directio-$name" "$mnt" 2>&1) ||
-            die "$name: cannot mount tmpfs: $(oneline "$out")"
+        out=$(mount -t "$name" -o "$mount_opts" "rdio-directio-$name" "$mnt" 2>&1) ||
+            die "$name: cannot mount $name: $(oneline "$out")"
         return
     fi
     truncate -s "$image_size" "$img"
@@ -194,6 +204,8 @@ for name in "${names[@]}"; do
         [ ! -b "$src" ] || echo "$src: logical block $(blockdev --getss "$src") bytes, physical $(blockdev --getpbsz "$src")"
     } > "$dir/mount.txt"
     note "$name: $(paste -sd' ' "$dir/mount.txt" | sed 's/  */ /g')"
+    run_tests=("${tests[@]}")
+    [ "$name" != ramfs ] || run_tests=("${ramfs_tests[@]}")
     start=$SECONDS
     run_jtreg "$jdk" "$jtreg_home" "$dir" \
         -nativepath:"$native" \
@@ -201,7 +213,7 @@ for name in "${names[@]}"; do
         -javaoption:-Dtest.directio.dir="$mnt" \
         -javaoption:-Dtest.dir="$mnt" \
         -javaoption:-Djava.io.tmpdir="$mnt" \
-        "${tests[@]}" > "$dir/jtreg.log" 2>&1 || true
+        "${run_tests[@]}" > "$dir/jtreg.log" 2>&1 || true
     took[$name]=$((SECONDS - start))
     result[$name]="no report"
     [ ! -f "$dir/JTreport/text/summary.txt" ] ||

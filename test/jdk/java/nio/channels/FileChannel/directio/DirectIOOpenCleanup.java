@@ -23,26 +23,34 @@
 
 /*
  * @test
- * @summary An open with DIRECT that fails leaves nothing behind: on a file
- *          system without O_DIRECT (ramfs), FileChannel and
- *          AsynchronousFileChannel opens with CREATE_NEW or CREATE throw
- *          UnsupportedOperationException and leave no file, an existing
- *          file keeps its bytes even with TRUNCATE_EXISTING, and no
- *          descriptor leaks.  Needs root, to mount the ramfs.
+ * @summary An open with DIRECT on a file system without O_DIRECT (ramfs)
+ *          throws what JDK 25 throws there, a FileSystemException naming
+ *          the file, whose reason says DIRECT may be why: through
+ *          FileChannel, AsynchronousFileChannel, Files.newByteChannel and
+ *          Files' streams, so that a caller probing with catch
+ *          (IOException), as Lucene's DirectIODirectory does, sees it.  It
+ *          leaves nothing behind: CREATE_NEW or CREATE leave no file, an
+ *          existing file keeps its bytes even with TRUNCATE_EXISTING, and
+ *          no descriptor leaks.  Uses the ramfs of make test-directio-fs's
+ *          matrix when it runs there, else mounts one (needs root).
  * @requires os.family == "linux"
  * @modules jdk.unsupported
  * @library lib /test/lib
- * @build ScratchMount
+ * @build DirectIODir ScratchMount
  * @run main/othervm DirectIOOpenCleanup
  */
 
 import java.io.IOException;
 import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 import static com.sun.nio.file.ExtendedOpenOption.DIRECT;
@@ -51,37 +59,76 @@ import static jdk.test.lib.Asserts.*;
 
 public class DirectIOOpenCleanup {
 
+    static final String REASON = "Invalid argument (DIRECT: the file system may not support direct I/O)";
+
     interface Open {
         void open(Path file, Set<OpenOption> options) throws IOException;
     }
 
     public static void main(String[] args) throws Exception {
-        try (ScratchMount ramfs = ScratchMount.ramfs()) {
-            Path dir = ramfs.path();
-            Open fc = (f, o) -> FileChannel.open(f, o).close();
-            Open afc = (f, o) -> AsynchronousFileChannel.open(f, o, null).close();
-            long fds = openDescriptors();
-            for (int round = 0; round < 100; round++) {
-                for (Open open : new Open[] { fc, afc }) {
-                    String how = (open == fc) ? "FileChannel" : "AsynchronousFileChannel";
-                    Path f = dir.resolve("new.bin");
-                    refused(open, f, Set.of(CREATE_NEW, WRITE, DIRECT), how);
-                    assertFalse(Files.exists(f), how + ": CREATE_NEW + DIRECT left " + f);
-                    refused(open, f, Set.of(CREATE, WRITE, DIRECT), how);
-                    assertFalse(Files.exists(f), how + ": CREATE + DIRECT left " + f);
-
-                    byte[] data = "data that must survive\n".repeat(100).getBytes();
-                    Path g = dir.resolve("existing.bin");
-                    Files.write(g, data);
-                    refused(open, g, Set.of(CREATE, WRITE, TRUNCATE_EXISTING, DIRECT), how);
-                    refused(open, g, Set.of(WRITE, TRUNCATE_EXISTING, DIRECT), how);
-                    assertEquals(-1, Arrays.mismatch(data, Files.readAllBytes(g)),
-                                 how + ": the first byte of an existing file that changed");
-                    Files.delete(g);
-                }
+        if (System.getProperty(DirectIODir.PROPERTY) != null && DirectIODir.type().equals("ramfs")) {
+            run(DirectIODir.get());
+        } else {
+            try (ScratchMount ramfs = ScratchMount.ramfs()) {
+                run(ramfs.path());
             }
-            assertEquals(fds, openDescriptors(), "open descriptors after 800 refused opens");
-            System.out.println("ramfs: 800 refused opens, nothing left behind");
+        }
+    }
+
+    static void run(Path dir) throws Exception {
+        Map<String, Open> opens = new LinkedHashMap<>();
+        opens.put("FileChannel", (f, o) -> FileChannel.open(f, o).close());
+        opens.put("AsynchronousFileChannel", (f, o) -> AsynchronousFileChannel.open(f, o, null).close());
+        opens.put("Files.newByteChannel", (f, o) -> Files.newByteChannel(f, o).close());
+        opens.put("Files.newOutputStream", (f, o) -> {
+            o.remove(READ);
+            Files.newOutputStream(f, o.toArray(OpenOption[]::new)).close();
+        });
+
+        long fds = openDescriptors();
+        int refusals = 0;
+        for (int round = 0; round < 100; round++) {
+            for (Map.Entry<String, Open> e : opens.entrySet()) {
+                String how = e.getKey();
+                Open open = e.getValue();
+                Path f = dir.resolve("new.bin");
+                refused(open, f, Set.of(CREATE_NEW, WRITE, DIRECT), how);
+                assertFalse(Files.exists(f), how + ": CREATE_NEW + DIRECT left " + f);
+                refused(open, f, Set.of(CREATE, WRITE, DIRECT), how);
+                assertFalse(Files.exists(f), how + ": CREATE + DIRECT left " + f);
+
+                byte[] data = "data that must survive\n".repeat(100).getBytes();
+                Path g = dir.resolve("existing.bin");
+                Files.write(g, data);
+                refused(open, g, Set.of(CREATE, WRITE, TRUNCATE_EXISTING, DIRECT), how);
+                refused(open, g, Set.of(WRITE, TRUNCATE_EXISTING, DIRECT), how);
+                refused(open, g, Set.of(READ, DIRECT), how);
+                assertEquals(-1, Arrays.mismatch(data, Files.readAllBytes(g)),
+                             how + ": the first byte of an existing file that changed");
+                Files.delete(g);
+                refusals += 5;
+            }
+        }
+        // Files.newInputStream, and the probe a library runs to find out
+        // whether a directory takes direct I/O
+        Path g = dir.resolve("probe.bin");
+        Files.write(g, new byte[4096]);
+        refused((f, o) -> Files.newInputStream(f, DIRECT).close(), g, Set.of(READ, DIRECT),
+                "Files.newInputStream");
+        assertFalse(supportsDirectIO(g), "the IOException probe found direct I/O on ramfs");
+        Files.delete(g);
+
+        assertEquals(fds, openDescriptors(), "open descriptors after " + refusals + " refused opens");
+        System.out.println(dir + " (ramfs): " + refusals + " refused opens, nothing left behind");
+    }
+
+    // How Lucene's DirectIODirectory and its tests find out: IOException
+    // means no direct I/O there
+    static boolean supportsDirectIO(Path file) {
+        try (FileChannel ch = FileChannel.open(file, READ, DIRECT)) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -89,11 +136,13 @@ public class DirectIOOpenCleanup {
         throws IOException
     {
         try {
-            open.open(file, options);
+            open.open(file, new HashSet<>(options));
             fail(how + " opened " + file + " with " + options + " on ramfs");
-        } catch (UnsupportedOperationException e) {
-            assertEquals("Direct I/O is not supported by the file system of " + file, e.getMessage(),
-                         how + " " + options);
+        } catch (FileSystemException e) {
+            // JDK 25's exception and file, with a reason that says why
+            assertEquals(FileSystemException.class, e.getClass(), how + " " + options);
+            assertEquals(file.toString(), e.getFile(), how + " " + options);
+            assertEquals(REASON, e.getReason(), how + " " + options);
         }
     }
 

@@ -30,8 +30,8 @@
  *          exact, on tmpfs; a block device's logical block; a clear error
  *          naming the path, at once, for a FIFO, a directory, a socket and
  *          a character device; the usual errors for bad input.  DIRECT on
- *          procfs is an UnsupportedOperationException naming the file, and
- *          no descriptor leaks.  Needs root, for a loop device.
+ *          procfs is the FileSystemException JDK 25 throws, naming the
+ *          file and DIRECT, and no descriptor leaks.  Needs root, for a loop device.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported jdk.zipfs
  * @library lib /test/lib
@@ -132,14 +132,17 @@ public class DirectIOQuery {
             Files.deleteIfExists(sock);
         }
 
-        // DIRECT on procfs is refused as unsupported, naming the file, and
-        // the descriptor is closed.
+        // DIRECT on procfs fails the open as in JDK 25, with an IOException
+        // naming the file, and the descriptor is closed.
         Path proc = Path.of("/proc/self/status");
         long before = openFds();
         for (int i = 0; i < 100; i++) {
-            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+            FileSystemException e = assertThrows(FileSystemException.class,
                 () -> FileChannel.open(proc, READ, ExtendedOpenOption.DIRECT).close());
-            assertEquals("Direct I/O is not supported by the file system of " + proc, e.getMessage());
+            assertEquals(FileSystemException.class, e.getClass());
+            assertEquals(proc.toString(), e.getFile());
+            assertEquals("Invalid argument (DIRECT: the file system may not support direct I/O)",
+                         e.getReason());
         }
         assertEquals(before, openFds(), "descriptors after 100 refused opens");
 
