@@ -29,6 +29,8 @@
 # A test that jtreg reports as passed with "Skipped:" (jtreg.SkippedException)
 # counts as skipped.  Unless RDIO_ALLOW_SKIP=1, a skip is a failure: the
 # fork's tests are meant to run, not to skip (the RDMA tests run in a guest).
+# A test that the report lists as "Not run." (the guest's report lists
+# every test it was given) is a failure too.
 #
 # Each failed or skipped test is listed on stderr with the run it belongs
 # to (its report directory under build/, without /JTreport), since the

@@ -35,6 +35,7 @@
  *          too late; supported options round-trip.  Runs in the Soft-RoCE
  *          guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=600 RdmaBehaviour
  */

@@ -31,6 +31,7 @@
  *          from a platform and a virtual thread; the peer checks every
  *          byte.  (A blocking write used to return after the first part.)
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaBlockingWrite
  */

@@ -31,6 +31,7 @@
  *          the sockets were opened.  Runs in the Soft-RoCE guest
  *          (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaCleaner
  */

@@ -37,6 +37,7 @@
  *          cancelled key meanwhile leaves the socket to the close.
  *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 -Djdk.internal.net.rdma.testDrainMillis=4000 RdmaCloseDrain
  */

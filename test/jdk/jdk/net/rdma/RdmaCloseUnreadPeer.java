@@ -35,6 +35,7 @@
  *          rclose the selector makes.  Runs in the Soft-RoCE guest
  *          (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaCloseUnreadPeer
  */

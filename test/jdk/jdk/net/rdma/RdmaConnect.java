@@ -39,6 +39,7 @@
  *          server's bytes and then end-of-stream.  Runs in the Soft-RoCE
  *          guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaConnect
  */

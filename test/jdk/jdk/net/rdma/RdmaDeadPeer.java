@@ -34,6 +34,7 @@
  *          another (the test's side connected).  Runs in the Soft-RoCE
  *          guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaDeadPeer
  */

@@ -37,6 +37,7 @@
  *          bytes the peer sent, compared, then EOF or a SocketException.
  *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaDeadPeerInCallConnect
  */

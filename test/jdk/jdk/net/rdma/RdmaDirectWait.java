@@ -31,6 +31,7 @@
  *          per CPU (2 to 4) waits so at a time, the others through the
  *          poller.  Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 -Djdk.internal.net.rdma.testDirectIdleMillis=600000 RdmaDirectWait direct
  */
@@ -43,6 +44,7 @@
  *          through the poller, so that the next thread to block waits in
  *          its own rpoll; each gets what its peer sends after that.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaDirectWait idle
  */
@@ -52,6 +54,7 @@
  * @summary As id=direct, with -Djdk.net.rdma.waitMode=poller: every wait
  *          parks through the poller thread, and no thread gets an eventfd.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 -Djdk.net.rdma.waitMode=poller RdmaDirectWait poller
  */

@@ -33,6 +33,7 @@
  *          open at once, each echoing a connection.  Runs in the
  *          Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=900 RdmaEcho
  */

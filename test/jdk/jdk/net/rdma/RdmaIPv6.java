@@ -33,6 +33,7 @@
  *          it reports with that scope.  Runs in the Soft-RoCE guest
  *          (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaIPv6
  */

@@ -33,6 +33,7 @@
  *          (jdk.net.rdma.serviceRounds, doc/rdma-sockets-design.md).
  *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=900 -Drdio.rdma.caseTimeout=400 RdmaIdleCost
  */

@@ -33,6 +33,7 @@
  *          checks every byte it receives, rstream too.  Runs in the
  *          Soft-RoCE guest.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=600 RdmaInterop
  */

@@ -32,6 +32,7 @@
  *          23 ms a cycle under TCG on a quiet machine: about 4 minutes in
  *          all).  -Drdio.rdma.cycles=N runs another number.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=1800 --enable-native-access=ALL-UNNAMED -Xms64m -Xmx64m -XX:+AlwaysPreTouch
  *      -Drdio.rdma.caseTimeout=1500 RdmaLeak leak
@@ -47,6 +48,7 @@
  *          support is enabled unless the kernel reports copy-on-fork.  Runs
  *          in the Soft-RoCE guest.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.lang.Process.launchMechanism=FORK RdmaLeak fork
  */

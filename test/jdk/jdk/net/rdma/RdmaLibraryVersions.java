@@ -29,6 +29,7 @@
  *          stable line from v40.13 to v62.1), at the edges of each fix, and
  *          for a library whose version is unknown (-1).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @modules jdk.net/jdk.internal.net.rdma:+open
  * @run main RdmaLibraryVersions

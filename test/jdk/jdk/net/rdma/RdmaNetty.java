@@ -34,6 +34,7 @@
  *          The Netty jars come from configure (RDIO_NETTY_DIR, set by
  *          make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=900 RdmaNetty
  */

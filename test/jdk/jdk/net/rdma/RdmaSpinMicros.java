@@ -28,6 +28,7 @@
  *          thread almost no CPU.  Runs in the Soft-RoCE guest
  *          (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm RdmaSpinMicros parks
  */
@@ -36,6 +37,7 @@
  * @test id=off
  * @summary -Djdk.net.rdma.spinMicros=0: no spin.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm -Djdk.net.rdma.spinMicros=0 RdmaSpinMicros parks
  */
@@ -45,6 +47,7 @@
  * @summary -Djdk.net.rdma.spinMicros=65000: the first wait of a socket
  *          spins for 65 ms, on a CPU, before it parks.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm -Djdk.net.rdma.spinMicros=65000 RdmaSpinMicros spins
  */
@@ -54,6 +57,7 @@
  * @summary -Djdk.net.rdma.spinMicros=70000, above the 65535 most, is
  *          ignored rather than cut down: the default applies.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm -Djdk.net.rdma.spinMicros=70000 RdmaSpinMicros parks
  */
@@ -63,6 +67,7 @@
  * @summary A virtual thread's timed read parks as a platform thread's
  *          does: its carrier spends almost no CPU on it.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm -Djdk.virtualThreadScheduler.parallelism=1 RdmaSpinMicros parks virtual
  */
@@ -72,6 +77,7 @@
  * @summary -Djdk.net.rdma.spinMicros=65000 on a virtual thread: the spin
  *          runs on its carrier before the virtual thread unmounts.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm -Djdk.virtualThreadScheduler.parallelism=1
  *                   -Djdk.net.rdma.spinMicros=65000 RdmaSpinMicros spins virtual

@@ -35,6 +35,7 @@
  *          a message that names the line.  Each case runs in a JVM of its
  *          own, started with the options a user would give.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=900 RdmaTransparent
  */

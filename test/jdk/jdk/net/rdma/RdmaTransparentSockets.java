@@ -37,6 +37,7 @@
  *          address, and switches when a rule names that.  The cases run in
  *          a JVM started with the options a user would give.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @modules jdk.httpserver
  * @run main/othervm/timeout=600 RdmaTransparentSockets

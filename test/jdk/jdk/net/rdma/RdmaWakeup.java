@@ -29,6 +29,7 @@
  *          blocked thread waits without spinning.  Runs in the Soft-RoCE
  *          guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaWakeup
  */

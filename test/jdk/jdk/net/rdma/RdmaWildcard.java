@@ -36,6 +36,7 @@
  *          still UnsupportedAddressTypeException.  Runs in the Soft-RoCE
  *          guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaWildcard
  * @run main/othervm/timeout=300 -Djava.net.preferIPv6Addresses=true RdmaWildcard

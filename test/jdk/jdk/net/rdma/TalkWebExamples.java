@@ -37,6 +37,7 @@
  *          here: the server must send back exactly the bytes it was sent,
  *          and the client must send exactly its size in 'a's.
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @compile -Xlint:deprecation -Werror talk/WebServer.java talk/WebClient.java
  *          talk/RdmaSocketsWebServer.java talk/RdmaSocketsWebClient.java
