@@ -141,7 +141,8 @@ public class RdmaTransparent {
                 badFile();
             } else {
                 for (Case c : List.<Case>of(App::rdmaEcho, App::tcpStaysTcp, App::portRange,
-                                            App::mixedSelector, App::registeredBeforeSwitch,
+                                            App::mixedSelector, App::classicBothKinds,
+                                            App::registeredBeforeSwitch,
                                             App::virtualThread, App::socketAdaptor)) {
                     c.run();
                 }
@@ -327,6 +328,51 @@ public class RdmaTransparent {
                 assertTrue(Arrays.equals(tcpMsg, tcpIn.array()), "bytes read from the TCP channel");
                 for (SocketChannel a : accepted)
                     a.close();
+            }
+        }
+
+        // The same file serves classic sockets of both kinds at once: an
+        // RDMA and a loopback TCP connection (new ServerSocket(), new
+        // Socket()) are open together, with their bytes interleaved.
+        // (A host without RDMA, where this file's rules fail only the
+        // sockets they match: RdmaRulesWithoutRdma.)
+        static void classicBothKinds() throws Exception {
+            try (ServerSocket rdmaL = new ServerSocket();
+                 ServerSocket tcpL = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                 Socket rdmaC = new Socket();
+                 Socket tcpC = new Socket()) {
+                rdmaL.bind(server(0));
+                rdmaC.connect(rdmaL.getLocalSocketAddress(), 20_000);
+                tcpC.connect(tcpL.getLocalSocketAddress(), 20_000);
+                try (Socket rdmaP = rdmaL.accept(); Socket tcpP = tcpL.accept()) {
+                    // Socket caches supportedOptions() at its first call: asked now
+                    assertTrue(rdmaL.supportedOptions().contains(RdmaSocketOptions.RDMA_SQSIZE)
+                               && rdmaC.supportedOptions().contains(RdmaSocketOptions.RDMA_SQSIZE)
+                               && rdmaP.supportedOptions().contains(RdmaSocketOptions.RDMA_SQSIZE),
+                               "the sockets to the RDMA address are RDMA sockets");
+                    assertFalse(tcpL.supportedOptions().contains(RdmaSocketOptions.RDMA_SQSIZE)
+                                || tcpC.supportedOptions().contains(RdmaSocketOptions.RDMA_SQSIZE)
+                                || tcpP.supportedOptions().contains(RdmaSocketOptions.RDMA_SQSIZE),
+                                "the loopback sockets are TCP sockets");
+                    for (Socket s : List.of(rdmaC, rdmaP, tcpC, tcpP))
+                        s.setSoTimeout(20_000);
+                    for (int round = 0; round < 4; round++) {
+                        byte[] toRdma = RdmaTestLib.message(20_000, 100 + round);
+                        byte[] toTcp = RdmaTestLib.message(20_000, 200 + round);
+                        rdmaC.getOutputStream().write(toRdma);
+                        tcpC.getOutputStream().write(toTcp);
+                        assertTrue(Arrays.equals(toTcp, tcpP.getInputStream().readNBytes(toTcp.length)),
+                                   "bytes over TCP, round " + round);
+                        assertTrue(Arrays.equals(toRdma, rdmaP.getInputStream().readNBytes(toRdma.length)),
+                                   "bytes over RDMA, round " + round);
+                        rdmaP.getOutputStream().write(toTcp);
+                        tcpP.getOutputStream().write(toRdma);
+                        assertTrue(Arrays.equals(toRdma, tcpC.getInputStream().readNBytes(toRdma.length)),
+                                   "bytes back over TCP, round " + round);
+                        assertTrue(Arrays.equals(toTcp, rdmaC.getInputStream().readNBytes(toTcp.length)),
+                                   "bytes back over RDMA, round " + round);
+                    }
+                }
             }
         }
 

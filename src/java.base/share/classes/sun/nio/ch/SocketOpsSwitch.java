@@ -53,7 +53,8 @@ import java.util.function.Consumer;
  * replaces the socket that the channel's file descriptor holds, and
  * returns the ops the channel is to use from then on. The platform's
  * default selectors then must see both kinds of socket: they poll through
- * {@link #poll}. The platform's SocketImpl, which has no ops to swap,
+ * {@link #poll}, unless no socket can be switched ({@link #canSwitch}).
+ * The platform's SocketImpl, which has no ops to swap,
  * asks {@link #switches} first and continues as a switched channel's
  * adaptor ({@code java.net.SwitchingSocketImpl}).
  *
@@ -126,18 +127,32 @@ public abstract class SocketOpsSwitch {
     }
 
     /**
-     * Throws the reason the rules cannot be used (a malformed file, no RDMA
-     * device), if there is one. Every bind, connect and selector open
-     * throws it then: a program that asked for RDMA never runs on TCP
-     * without knowing.
+     * Throws the reason the rules cannot be used at all (a malformed or
+     * unreadable file), if there is one. Every bind, connect and selector
+     * open throws it then: a program that asked for RDMA never runs on TCP
+     * without knowing. Sound rules on a machine that cannot serve them (no
+     * RDMA device) do not make this throw: {@link #beforeBind},
+     * {@link #beforeConnect} and {@link #switches} throw for the sockets
+     * that a rule matches, and the rest stay platform sockets.
      */
     public abstract void check() throws SocketException;
+
+    /**
+     * Tells whether a socket may ever be switched; if not (no rules, or no
+     * RDMA device to serve them), the platform's default selectors are its
+     * own and need not poll through {@link #poll}. Meaningful only once
+     * {@link #check} has passed.
+     */
+    public abstract boolean canSwitch();
 
     /**
      * Called before a platform socket is bound.
      *
      * @return null to keep the socket, or the ops of the socket that now
      *         replaces the one that {@code fd} held
+     * @throws SocketException as {@link #check}, or if a rule matches and
+     *         the socket it asks for cannot be opened here; {@code fd} is
+     *         unchanged then
      */
     public abstract SocketOps beforeBind(FileDescriptor fd, InetAddress addr, int port)
         throws IOException;
@@ -150,14 +165,52 @@ public abstract class SocketOpsSwitch {
         throws IOException;
 
     /**
+     * Returns the rule that switches a socket bound ({@code bind} true) or
+     * connected to the given address and port, as the file and its line
+     * name it, or null if no rule does.
+     *
+     * @throws SocketException as {@link #beforeBind}
+     */
+    public abstract String rule(boolean bind, InetAddress addr, int port)
+        throws SocketException;
+
+    /**
      * Tells whether a rule switches a socket bound ({@code bind} true) or
      * connected to the given address and port; for the platform's
      * SocketImpl, which must choose before it binds or connects.
      *
-     * @throws SocketException as {@link #check}
+     * @throws SocketException as {@link #beforeBind}
      */
-    public abstract boolean switches(boolean bind, InetAddress addr, int port)
-        throws SocketException;
+    public final boolean switches(boolean bind, InetAddress addr, int port)
+        throws SocketException
+    {
+        return rule(bind, addr, port) != null;
+    }
+
+    /**
+     * Called before an asynchronous socket channel binds, or connects
+     * while unbound. Their groups wait with the platform's own mechanism
+     * (epoll on Linux), which cannot wait on a switched socket, so they
+     * are never switched: a rule that matches fails the call, so that a
+     * program that asked for RDMA never runs on TCP without knowing.
+     *
+     * @throws SocketException as {@link #beforeBind}, or naming the rule
+     *         that matches
+     */
+    static void checkAsynchronous(boolean bind, InetAddress addr, int port)
+        throws SocketException
+    {
+        SocketOpsSwitch sw = get();
+        if (sw == null)
+            return;
+        String rule = sw.rule(bind, addr, port);
+        if (rule != null) {
+            throw new SocketException(rule + " matches the " + (bind ? "bind to " : "connect to ")
+                    + addr.getHostAddress() + " port " + port + " of an asynchronous socket channel,"
+                    + " which cannot be an RDMA channel: use a SocketChannel or ServerSocketChannel,"
+                    + " or a rule that does not match");
+        }
+    }
 
     // AbstractSelectableChannel.forEach, as DatagramChannelImpl reaches it
     private static class ForEachKey {
@@ -206,6 +259,11 @@ public abstract class SocketOpsSwitch {
         }
 
         @Override
+        public boolean canSwitch() {
+            return false;
+        }
+
+        @Override
         public SocketOps beforeBind(FileDescriptor fd, InetAddress addr, int port)
             throws IOException
         {
@@ -220,7 +278,7 @@ public abstract class SocketOpsSwitch {
         }
 
         @Override
-        public boolean switches(boolean bind, InetAddress addr, int port) throws SocketException {
+        public String rule(boolean bind, InetAddress addr, int port) throws SocketException {
             throw new SocketException(reason);
         }
 

@@ -106,7 +106,8 @@ public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
      * Opens a selector for the platform's default provider that polls
      * through the {@link SocketOpsSwitch}, so that it sees the sockets the
      * switch made as well as the kernel's; or returns null if there is no
-     * switch (then the provider opens its own kind of selector).
+     * switch, or one that never switches a socket (then the provider opens
+     * its own kind of selector).
      *
      * @throws java.net.SocketException if the switch cannot be used
      */
@@ -115,6 +116,8 @@ public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
         if (sw == null)
             return null;
         sw.check();
+        if (!sw.canSwitch())
+            return null;
         return new PollSelectorImpl(provider) {
             @Override
             int implPoll(long pollAddress, int numfds, int timeout) throws IOException {

@@ -70,10 +70,20 @@ import sun.nio.ch.SocketOpsSwitch;
  * matches no other rule. The first rule that matches decides.
  *
  * <p> The file is checked when it is read: a line that is not a rule, an
- * unknown keyword, a bad address, prefix or port range, or a bind rule
- * naming an address that no RDMA device has, makes every bind, connect
- * and selector open of the program throw a {@code SocketException} that
- * names the file, the line and the fault, as does a machine without RDMA.
+ * unknown keyword, a bad address, prefix or port range, a file that cannot
+ * be read, or, on a machine with RDMA, a bind rule naming an address that
+ * no RDMA device has, makes every bind, connect and selector open of the
+ * program throw a {@code SocketException} that names the file, the line
+ * and the fault.
+ *
+ * <p> On a machine without RDMA (no device, no librdmacm, or a JDK built
+ * without RDMA sockets) a sound file fails only the sockets it asks RDMA
+ * for: a bind or connect that a rule matches throws a
+ * {@code SocketException} that names the file, the rule's line and why
+ * RDMA is unavailable (never a silent TCP fallback), while a socket that
+ * no rule matches is an ordinary TCP socket and {@code Selector.open()}
+ * gives the platform's own selector. A file that names rules then prints
+ * one warning on standard error, when it is read.
  *
  * <p> {@code -Djdk.net.rdma.debug} (empty for standard error, or a file
  * to append to) lists the rules read and every socket a rule switched,
@@ -121,22 +131,22 @@ public final class RdmaRules extends SocketOpsSwitch {
         }
     }
 
+    private final String file;
     private final List<Rule> rules;
-    private final String error;         // why the rules cannot be used, or null
+    private final String error;         // why the file cannot be used, or null
+    private final String unavailable;   // why RDMA sockets cannot be opened, or null
     private final PrintStream log;      // the debug listing, or null
 
     RdmaRules(String file, String debug) {
+        this.file = file;
+        this.unavailable = RdmaNet.UNAVAILABLE_REASON;
         this.log = openLog(debug);
         List<Rule> read = List.of();
         String failure = null;
         try {
             List<String> lines = Files.readAllLines(Path.of(file), StandardCharsets.UTF_8);
-            if (RdmaNet.UNAVAILABLE_REASON != null) {
-                failure = "-D" + CONF_PROPERTY + "=" + file + " asks for RDMA sockets: "
-                        + RdmaNet.UNAVAILABLE_REASON;
-            } else {
-                read = parse(file, lines);
-            }
+            // without RDMA no device can check a bind rule's address
+            read = parse(file, lines, unavailable == null);
         } catch (IOException e) {
             failure = "-D" + CONF_PROPERTY + "=" + file + ": cannot read the rules file: " + e;
         } catch (IllegalArgumentException e) {
@@ -150,6 +160,17 @@ public final class RdmaRules extends SocketOpsSwitch {
             log("rdma: " + rules.size() + " rules from " + file);
             for (Rule r : rules)
                 log("rdma:   line " + r.line() + ": " + r.text());
+            if (unavailable != null && !rules.isEmpty()) {
+                // once per JVM: this class registers one instance, when
+                // the first socket or selector asks for the switch
+                String warning = "WARNING: -D" + CONF_PROPERTY + "=" + file + " names "
+                        + rules.size() + (rules.size() == 1 ? " rule" : " rules") + ", but "
+                        + unavailable + ". A bind or connect that a rule matches will throw"
+                        + " SocketException; sockets that no rule matches are TCP sockets.";
+                System.err.println(warning);
+                if (log != System.err)
+                    log("rdma: " + warning);
+            }
         }
     }
 
@@ -180,7 +201,8 @@ public final class RdmaRules extends SocketOpsSwitch {
                 + ": " + what);
     }
 
-    static List<Rule> parse(String file, List<String> lines) {
+    // checkDevices: whether each bind rule's address must be an RDMA device's
+    static List<Rule> parse(String file, List<String> lines, boolean checkDevices) {
         List<Rule> rules = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             int line = i + 1;
@@ -231,7 +253,7 @@ public final class RdmaRules extends SocketOpsSwitch {
                 if (prefix > bits)
                     throw fault(file, line, "prefix length " + prefix + " is longer than the "
                             + bits + " bits of " + a.getHostAddress());
-                if (bind && !a.isAnyLocalAddress())
+                if (bind && checkDevices && !a.isAnyLocalAddress())
                     checkDevice(file, line, a);
                 rules.add(new Rule(line, text, bind, a.getAddress(), prefix < 0 ? bits : prefix,
                         ports[0], ports[1]));
@@ -287,10 +309,25 @@ public final class RdmaRules extends SocketOpsSwitch {
             throw new SocketException(error);
     }
 
-    private Rule match(boolean bind, InetAddress addr, int port) {
+    @Override
+    public boolean canSwitch() {
+        return error == null && unavailable == null && !rules.isEmpty();
+    }
+
+    // The rule that matches, or null; throws if RDMA cannot serve it.
+    private Rule match(boolean bind, InetAddress addr, int port) throws SocketException {
+        check();
         for (Rule r : rules) {
-            if (r.bind() == bind && r.matches(addr, port))
+            if (r.bind() == bind && r.matches(addr, port)) {
+                if (unavailable != null) {
+                    String m = name(r) + " asks for an RDMA socket for the "
+                            + (bind ? "bind to " : "connect to ") + addr.getHostAddress()
+                            + " port " + port + ": " + unavailable;
+                    log("rdma: " + m);
+                    throw new SocketException(m);
+                }
                 return r;
+            }
         }
         return null;
     }
@@ -298,7 +335,6 @@ public final class RdmaRules extends SocketOpsSwitch {
     private SocketOps switchTo(FileDescriptor fd, boolean bind, InetAddress addr, int port)
         throws IOException
     {
-        check();
         Rule rule = match(bind, addr, port);
         if (rule == null)
             return null;
@@ -329,13 +365,19 @@ public final class RdmaRules extends SocketOpsSwitch {
     }
 
     @Override
-    public boolean switches(boolean bind, InetAddress addr, int port) throws SocketException {
-        check();
-        return match(bind, addr, port) != null;
+    public String rule(boolean bind, InetAddress addr, int port) throws SocketException {
+        Rule r = match(bind, addr, port);
+        return (r == null) ? null : name(r);
+    }
+
+    // a rule as messages name it: the file, the line and the rule
+    private String name(Rule r) {
+        return "-D" + CONF_PROPERTY + "=" + file + ", line " + r.line() + " (" + r.text() + ")";
     }
 
     @Override
     public int poll(long pollAddress, int numfds, int timeout) throws IOException {
+        // only the selectors of a switch that canSwitch() poll here
         return RdmaProvider.ops().poll(pollAddress, numfds, timeout);
     }
 }
