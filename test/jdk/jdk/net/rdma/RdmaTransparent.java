@@ -84,6 +84,9 @@ public class RdmaTransparent {
                 "bind    *  " + RANGE_LOW + "-" + RANGE_HIGH + "   # a comment after a rule",
                 "",
                 "connect " + server + "/24 *",
+                "# a subnet, by its network address, which no interface has:",
+                "# checked against the local addresses in it",
+                "bind    " + server.substring(0, server.lastIndexOf('.')) + ".0/24 *",
                 ""));
         Path listing = Path.of("transparent.log");
         OutputAnalyzer out = run(conf, "-Djdk.net.rdma.debug=" + listing.toAbsolutePath(), "app");
@@ -93,7 +96,7 @@ public class RdmaTransparent {
         // the listing names the rules and every switch, with its rule
         String log = Files.readString(listing);
         System.out.println("--- listing\n" + log);
-        assertTrue(log.contains("rdma: 3 rules from " + conf.toAbsolutePath()), "rule count in listing");
+        assertTrue(log.contains("rdma: 4 rules from " + conf.toAbsolutePath()), "rule count in listing");
         assertTrue(log.contains("bind to " + server + " port "), "bind switch in listing");
         assertTrue(log.contains("connect to " + server + " port "), "connect switch in listing");
         assertTrue(log.contains("(line 3: bind * " + RANGE_LOW + "-" + RANGE_HIGH + ")"), "range rule in listing");
@@ -109,6 +112,10 @@ public class RdmaTransparent {
         bad("connect 10.77.0.0/33 *", 2, "prefix length 33 is longer than the 32 bits of 10.77.0.0");
         bad("connect 10.77.0.0/x *", 2, "bad prefix length in '10.77.0.0/x'");
         bad("bind " + NO_RDMA_ADDR + " *", 2, NO_RDMA_ADDR + " is not an address of an RDMA device");
+        bad("bind 10.77.1.0/24 *", 2, "no local address in 10.77.1.0/24 is an RDMA device's"
+                + " (no local address is in it)");
+        bad("bind " + NO_RDMA_ADDR + "/31 *", 2, "no local address in " + NO_RDMA_ADDR
+                + "/31 is an RDMA device's (RDMA sockets could not bind " + NO_RDMA_ADDR + " (");
         OutputAnalyzer missing = run(Path.of("no-such.conf"), null, "bad");
         missing.shouldHaveExitValue(0);
         missing.shouldContain("cannot read the rules file: java.nio.file.NoSuchFileException: no-such.conf");

@@ -31,6 +31,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
@@ -72,7 +73,8 @@ import sun.nio.ch.SocketOpsSwitch;
  * <p> The file is checked when it is read: a line that is not a rule, an
  * unknown keyword, a bad address, prefix or port range, a file that cannot
  * be read, or, on a machine with RDMA, a bind rule naming an address that
- * no RDMA device has, makes every bind, connect and selector open of the
+ * no RDMA device has (for a subnet: holding no local address that an
+ * RDMA device has), makes every bind, connect and selector open of the
  * program throw a {@code SocketException} that names the file, the line
  * and the fault.
  *
@@ -253,10 +255,11 @@ public final class RdmaRules extends SocketOpsSwitch {
                 if (prefix > bits)
                     throw fault(file, line, "prefix length " + prefix + " is longer than the "
                             + bits + " bits of " + a.getHostAddress());
+                Rule rule = new Rule(line, text, bind, a.getAddress(), prefix < 0 ? bits : prefix,
+                        ports[0], ports[1]);
                 if (bind && checkDevices && !a.isAnyLocalAddress())
-                    checkDevice(file, line, a);
-                rules.add(new Rule(line, text, bind, a.getAddress(), prefix < 0 ? bits : prefix,
-                        ports[0], ports[1]));
+                    checkDevice(file, rule, a, f[1]);
+                rules.add(rule);
             }
         }
         return rules;
@@ -282,8 +285,39 @@ public final class RdmaRules extends SocketOpsSwitch {
         return (l < 0 || h < l) ? null : new int[] { l, h };
     }
 
-    // A bind rule's address must be one an RDMA device can bind.
-    private static void checkDevice(String file, int line, InetAddress a) {
+    // A bind rule's address must be one an RDMA device can bind; a subnet
+    // must hold a local address that one can bind.
+    private static void checkDevice(String file, Rule rule, InetAddress a, String written) {
+        int line = rule.line();
+        if (rule.prefix() == a.getAddress().length * 8) {
+            String failure = bindFailure(file, line, a);
+            if (failure != null)
+                throw fault(file, line, a.getHostAddress() + " is not an address of an RDMA device"
+                        + " (binding an RDMA socket to it failed: " + failure + ")");
+            return;
+        }
+        List<String> tried = new ArrayList<>();
+        try {
+            for (NetworkInterface ni : NetworkInterface.networkInterfaces().toList()) {
+                for (InetAddress local : ni.inetAddresses().toList()) {
+                    if (!rule.matches(local, rule.lowPort()))
+                        continue;
+                    if (bindFailure(file, line, local) == null)
+                        return;
+                    tried.add(local.getHostAddress() + " (" + ni.getName() + ")");
+                }
+            }
+        } catch (SocketException e) {
+            throw fault(file, line, "cannot list the local addresses to check " + written + ": "
+                    + e.getMessage());
+        }
+        throw fault(file, line, "no local address in " + written + " is an RDMA device's"
+                + (tried.isEmpty() ? " (no local address is in it)"
+                                   : " (RDMA sockets could not bind " + String.join(", ", tried) + ")"));
+    }
+
+    // Why an RDMA socket cannot bind address a, or null if it can
+    private static String bindFailure(String file, int line, InetAddress a) {
         int fd;
         try {
             fd = RdmaNet.socket0(a instanceof Inet6Address);
@@ -293,9 +327,9 @@ public final class RdmaRules extends SocketOpsSwitch {
         }
         try {
             RdmaNet.bind0(fd, a.getAddress(), RdmaNet.scopeId(a), 0);
+            return null;
         } catch (IOException e) {
-            throw fault(file, line, a.getHostAddress() + " is not an address of an RDMA device"
-                    + " (binding an RDMA socket to it failed: " + e.getMessage() + ")");
+            return e.getMessage();
         } finally {
             RdmaNet.close0(fd, 0);
         }
