@@ -62,6 +62,17 @@ import java.util.Objects;
  * installed, or the machine has no RDMA device (or the {@code rdma_ucm}
  * kernel module is not loaded).
  *
+ * <p> A program can also get RDMA sockets without this class: the system
+ * property {@code jdk.net.rdma.conf} names a rules file whose {@code bind}
+ * and {@code connect} rules (address or subnet, port range) turn sockets,
+ * server sockets and channels that the program opens the ordinary way into
+ * RDMA sockets when they are bound or connected. A malformed file makes
+ * every bind, connect and {@code Selector.open()} throw
+ * {@code SocketException}. Where RDMA sockets cannot be used, only a bind
+ * or connect that a rule matches throws {@code SocketException}, naming
+ * the file, the rule's line and why; it never goes on over TCP, and
+ * sockets that no rule matches are ordinary TCP sockets.
+ *
  * <h2>What is not supported</h2>
  * <ul>
  * <li> Datagrams, pipes and Unix domain sockets: the RDMA channels' provider
