@@ -42,6 +42,7 @@
  *          names the property, and works again once a connection is closed.
  *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
+ * @requires rdio.rdma.device != null
  * @library /test/lib
  * @modules jdk.net/jdk.internal.net.rdma:+open
  * @run main/othervm/timeout=300 RdmaServiceThreads
