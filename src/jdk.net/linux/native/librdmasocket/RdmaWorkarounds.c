@@ -66,7 +66,10 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <limits.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +116,8 @@ Java_jdk_internal_net_rdma_RdmaNet_libraryVersion0(JNIEnv *env, jclass cl)
  * registered, 0 if rconnect failed before that (the refusal of a local
  * address can come back within the call, and rdma_cm can fail a step for
  * a moment; the socket then never reached the service), -1 if no rsocket
- * could be made.
+ * could be made or no RDMA device has the address (ENODEV: no round
+ * through it will work).
  */
 static int connectServiceRound(struct sockaddr_storage *ss, socklen_t len)
 {
@@ -125,6 +129,8 @@ static int connectServiceRound(struct sockaddr_storage *ss, socklen_t len)
         rv = p_rconnect(fd, (struct sockaddr *) ss, len);
     int err = errno;
     p_rclose(fd);
+    if (rv < 0 && err == ENODEV)
+        return -1;
     return (rv < 0 && err == EINPROGRESS) ? 1 : 0;
 }
 
@@ -197,24 +203,25 @@ static int acceptServiceRounds(struct sockaddr_storage *ss, socklen_t len, int r
  * Bug 1: the arrays never shrink, and each start of a service thread makes
  * its array four entries larger.  So start and stop the connection service
  * thread rounds times, and the listen service thread listenRounds times,
- * before any socket exists: connects to addr, port 9, and listens on addr,
- * port 0.  addr is a local address, so nothing goes on the wire.
+ * before any socket exists: connects to port 9 of the local address any,
+ * and listens on any, port 0 (its port).  Nothing goes on the wire.
  * A connect that fails before rconnect returns, or a listen that fails, is
  * not a round, and is tried again.  Whether a refusal comes back within
  * rconnect is a race with the kernel's connection manager, which can go
  * the same way for a thousand connects in a row; after connectFailures
  * such failures the rest are done by acceptServiceRound, which costs more
- * but does not race.  Returns false if addr cannot register a socket (e.g.
+ * but does not race.  Returns false if any cannot register a socket (e.g.
  * it is loopback, which has no RDMA device: every rconnect fails with
  * ENODEV).
  */
-JNIEXPORT jboolean JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds,
-                                                    jint listenRounds, jint connectFailures)
+static jboolean growServiceSets(const struct sockaddr_storage *any, socklen_t len, jint rounds,
+                                jint listenRounds, jint connectFailures)
 {
-    struct sockaddr_storage ss;
-    socklen_t len;
-    toSockaddr(env, addr, 0, 9, &ss, &len);
+    struct sockaddr_storage ss = *any;
+    if (ss.ss_family == AF_INET)
+        ((struct sockaddr_in *) &ss)->sin_port = htons(9);
+    else
+        ((struct sockaddr_in6 *) &ss)->sin6_port = htons(9);
     int done = 0, failed = 0;
     while (done < rounds && failed < connectFailures) {
         int r = connectServiceRound(&ss, len);
@@ -223,7 +230,7 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
         done += r;
         failed += 1 - r;
     }
-    toSockaddr(env, addr, 0, 0, &ss, &len);
+    ss = *any;
     if (done < rounds && done + acceptServiceRounds(&ss, len, rounds - done) < rounds)
         return JNI_FALSE;
     failed = 0;
@@ -234,6 +241,83 @@ Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyt
         listened += r;
     }
     return JNI_TRUE;
+}
+
+/* Bug 1: growServiceSets through the local address addr (4 or 16 bytes). */
+JNIEXPORT jboolean JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_growServiceSets0(JNIEnv *env, jclass cl, jbyteArray addr, jint rounds,
+                                                    jint listenRounds, jint connectFailures)
+{
+    struct sockaddr_storage ss;
+    socklen_t len;
+    toSockaddr(env, addr, 0, 0, &ss, &len);
+    return growServiceSets(&ss, len, rounds, listenRounds, connectFailures);
+}
+
+/* Whether an rsocket can bind ss: whether an RDMA device has the address. */
+static int rdmaBindable(const struct sockaddr_storage *ss, socklen_t len)
+{
+    int fd = p_rsocket(ss->ss_family, SOCK_STREAM, 0);
+    if (fd < 0)
+        return 0;
+    int ok = p_rbind(fd, (const struct sockaddr *) ss, len) == 0;
+    p_rclose(fd);
+    return ok;
+}
+
+/*
+ * Bug 1: growServiceSets through the first local address where it works:
+ * one of an interface that is up, neither loopback nor link-local (the
+ * rounds pass no scope, and rdma_cm refuses a link-local address without
+ * one: EINVAL), that an RDMA device has.  The last is checked with an
+ * rbind first: an rconnect from an address without a device can still
+ * register the socket and fail later, so the connection rounds would all
+ * be made, and then every listen round would fail (in the Soft-RoCE guest
+ * getifaddrs lists veth1, which has no device, before veth0, which has
+ * rxe0).  The addresses come from getifaddrs(3), as the kernel lists them,
+ * not from java.net.NetworkInterface, whose first use in a JVM is slow.
+ * Returns false if no address worked.
+ */
+JNIEXPORT jboolean JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_growServiceSetsAnywhere0(JNIEnv *env, jclass cl, jint rounds,
+                                                            jint listenRounds, jint connectFailures)
+{
+    struct ifaddrs *ifs;
+    if (getifaddrs(&ifs) != 0)
+        return JNI_FALSE;
+    jboolean grown = JNI_FALSE;
+    for (struct ifaddrs *i = ifs; i != NULL && !grown; i = i->ifa_next) {
+        if (i->ifa_addr == NULL || (i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0)
+            continue;
+        struct sockaddr_storage ss;
+        socklen_t len;
+        memset(&ss, 0, sizeof(ss));
+        if (i->ifa_addr->sa_family == AF_INET) {
+            struct sockaddr_in *sin = (struct sockaddr_in *) i->ifa_addr;
+            if ((ntohl(sin->sin_addr.s_addr) & 0xffff0000) == 0xa9fe0000)     /* 169.254/16 */
+                continue;
+            len = sizeof(struct sockaddr_in);
+        } else if (i->ifa_addr->sa_family == AF_INET6) {
+            struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *) i->ifa_addr;
+            if (IN6_IS_ADDR_LINKLOCAL(&sin6->sin6_addr) || IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr))
+                continue;
+            len = sizeof(struct sockaddr_in6);
+        } else {
+            continue;
+        }
+        memcpy(&ss, i->ifa_addr, len);
+        if (ss.ss_family == AF_INET) {
+            ((struct sockaddr_in *) &ss)->sin_port = 0;
+        } else {
+            ((struct sockaddr_in6 *) &ss)->sin6_port = 0;
+            ((struct sockaddr_in6 *) &ss)->sin6_scope_id = 0;
+            ((struct sockaddr_in6 *) &ss)->sin6_flowinfo = 0;
+        }
+        if (rdmaBindable(&ss, len))
+            grown = growServiceSets(&ss, len, rounds, listenRounds, connectFailures);
+    }
+    freeifaddrs(ifs);
+    return grown;
 }
 
 /*

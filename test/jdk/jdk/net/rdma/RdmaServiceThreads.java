@@ -32,14 +32,17 @@
  *          can be refused before it returns, and the workaround must then
  *          try that round again: giving up leaves the JVM unprepared, and
  *          it can then hang with a few dozen sockets open (RdmaEcho's
- *          virtual-thread case) or refuse a listen with a backlog over 3.
+ *          virtual-thread case) or refuse connects past 3 sockets.
  *          Refusals can come back early a thousand times in a row, so past
  *          a budget of them the workaround makes up the rounds with
  *          connections to itself: a child runs that path alone (a budget
  *          of 0).  The
  *          rounds are those of jdk.net.rdma.serviceRounds, and past the room
- *          they make, a connect or accept fails with a SocketException that
- *          names the property, and works again once a connection is closed.
+ *          they make, a connect fails with a SocketException that names
+ *          what it asked, what is in use and the value of the property that
+ *          would fit, and works again once a connection is closed.  A
+ *          listener's backlog (here below the room) holds room that its
+ *          accepted sockets use: it takes none from the connections.
  *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
@@ -68,6 +71,7 @@ public class RdmaServiceThreads {
     // rounds for the capacity case: room for 4 * 4 sockets
     static final int FEW_ROUNDS = 4;
     static final int BACKLOG = 4;
+    static final int ROOM = 4 * FEW_ROUNDS;
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0) {
@@ -119,9 +123,11 @@ public class RdmaServiceThreads {
     }
 
     /*
-     * With room for 16 sockets and a listener's backlog of 4 counted, six
-     * connections (twelve sockets) fit and the seventh connect is refused,
-     * until one is closed.
+     * With room for 16 sockets, and a listener with a backlog of 4 that
+     * holds room for 4 of them, which its accepted sockets use: eight
+     * connections (sixteen sockets) fit, and the ninth connect is refused,
+     * naming what it asked, what is in use and the rounds that would fit
+     * (5), until one is closed.
      */
     static void capacity() throws Exception {
         Class<?> rdmaNet = Class.forName("jdk.internal.net.rdma.RdmaNet");
@@ -130,12 +136,12 @@ public class RdmaServiceThreads {
         Field version = rdmaNet.getDeclaredField("LIBRARY_VERSION");
         version.setAccessible(true);
         System.out.println("librdmacm " + version.getInt(null));
-        if (capacity.getInt(null) != 4 * FEW_ROUNDS)
-            throw new AssertionError("room for " + capacity.getInt(null) + " sockets, not " + 4 * FEW_ROUNDS);
+        if (capacity.getInt(null) != ROOM)
+            throw new AssertionError("room for " + capacity.getInt(null) + " sockets, not " + ROOM);
         List<SocketChannel> open = new ArrayList<>();
         try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
             ssc.bind(RdmaTestLib.anyPort(), BACKLOG);
-            int pairs = (4 * FEW_ROUNDS - BACKLOG) / 2;
+            int pairs = ROOM / 2;
             for (int i = 0; i < pairs; i++) {
                 SocketChannel c = Sockets.openRdmaSocketChannel();
                 open.add(c);
@@ -144,12 +150,19 @@ public class RdmaServiceThreads {
             }
             try (SocketChannel c = Sockets.openRdmaSocketChannel()) {
                 c.connect(ssc.getLocalAddress());
-                throw new AssertionError("connect " + (pairs + 1) + " past the room for " + 4 * FEW_ROUNDS
+                throw new AssertionError("connect " + (pairs + 1) + " past the room for " + ROOM
                         + " sockets succeeded");
             } catch (SocketException e) {
-                System.out.println("refused: " + e.getMessage());
-                if (!e.getMessage().contains("-Djdk.net.rdma.serviceRounds"))
-                    throw new AssertionError("the message does not name the property: " + e.getMessage());
+                String m = e.getMessage();
+                System.out.println("refused: " + m);
+                for (String part : List.of("RDMA connect needs room for 1 more socket",
+                                           ROOM + " of " + ROOM + " are in use (" + ROOM
+                                           + " connected, connecting or accepted RDMA sockets, 0 held",
+                                           "-Djdk.net.rdma.serviceRounds=" + (FEW_ROUNDS + 1) + " (now "
+                                           + FEW_ROUNDS + ") would fit")) {
+                    if (!m.contains(part))
+                        throw new AssertionError("the message does not say \"" + part + "\": " + m);
+                }
             }
             // a close gives the room back
             open.remove(0).close();

@@ -143,6 +143,23 @@ import java.util.Objects;
  * defaults), which counts against {@code RLIMIT_MEMLOCK} unless the process
  * has {@code CAP_IPC_LOCK}, and rsockets supports descriptors up to 65535.
  *
+ * <p> {@code librdmacm} releases before 44.7 of the 44 series and before
+ * 53.0 (Debian 12 ships 44.0) corrupt memory when a process has more
+ * sockets than their service threads were readied for. On those releases
+ * the RDMA sockets ready them when first used, for 4 &times; {@code
+ * jdk.net.rdma.serviceRounds} (by default 128, so 512) accepted, connected
+ * and connecting sockets, and 512 listening ones, and keep a count. A
+ * listen backlog is a hint, as the kernel caps it at {@code somaxconn}: a
+ * server socket holds room for the smaller of its backlog and the room
+ * left when it starts listening, which the connections it accepts use
+ * first, and a bind never fails because of its backlog. A connect that
+ * finds no room left throws {@code SocketException} with a message that
+ * names what it asked for, what is in use and the value of {@code
+ * jdk.net.rdma.serviceRounds} that would fit; a connection that arrives
+ * when neither its server socket's room nor the room left has a place for
+ * it is closed, and {@code accept} throws {@code SocketException} saying
+ * so.
+ *
  * @since rdio 1
  */
 public final class RdmaSockets {

@@ -26,10 +26,8 @@
 package jdk.internal.net.rdma;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
 
 /**
  * The native rsockets calls (library rdmasocket, which loads librdmacm.so.1
@@ -64,9 +62,10 @@ final class RdmaNet {
      * service thread for 4 * LISTEN_ROUNDS listening sockets.  A process
      * with more connections raises the first with jdk.net.rdma.serviceRounds;
      * a round takes a few milliseconds, once, when RDMA sockets are first
-     * used.  Past those counts RdmaSocketOps refuses connects, accepts and
-     * listens with a SocketException that says so.  (Declared before the
-     * static initializer that reads them.)
+     * used.  Past those counts RdmaSocketOps refuses connects, closes
+     * accepted sockets and refuses listens with a SocketException that says
+     * so; a listen's backlog only holds the room that is left.  (Declared
+     * before the static initializer that reads them.)
      */
     private static final int SERVICE_ROUNDS = Math.max(1, Integer.getInteger("jdk.net.rdma.serviceRounds", 128));
     private static final int LISTEN_ROUNDS = 128;
@@ -174,24 +173,11 @@ final class RdmaNet {
      * Readies librdmacm's service threads for many sockets, through the
      * first local address where that works: librdmacm releases without
      * rdma-core's fix of cm_svc_run (v53.0, v44.7) corrupt memory when
-     * those grow (RdmaWorkarounds.c).  Link-local addresses are passed
-     * over, since growServiceSets0 takes no scope.
+     * those grow (RdmaWorkarounds.c).  Loopback and link-local addresses
+     * are passed over, since they have no RDMA device or need a scope.
      */
     private static boolean growServiceSets() {
-        try {
-            for (NetworkInterface ni : NetworkInterface.networkInterfaces().toList()) {
-                if (!ni.isUp() || ni.isLoopback())
-                    continue;
-                for (InetAddress a : ni.inetAddresses().toList()) {
-                    if (!a.isLinkLocalAddress()
-                            && growServiceSets0(a.getAddress(), SERVICE_ROUNDS, LISTEN_ROUNDS, CONNECT_FAILURES))
-                        return true;
-                }
-            }
-        } catch (IOException | UncheckedIOException e) {
-            // no interface to prime through
-        }
-        return false;
+        return growServiceSetsAnywhere0(SERVICE_ROUNDS, LISTEN_ROUNDS, CONNECT_FAILURES);
     }
 
     /**
@@ -218,6 +204,7 @@ final class RdmaNet {
     private static native int libraryVersion0();
     private static native boolean growServiceSets0(byte[] addr, int rounds, int listenRounds,
                                                    int connectFailures);
+    private static native boolean growServiceSetsAnywhere0(int rounds, int listenRounds, int connectFailures);
 
     static native int socket0(boolean inet6) throws IOException;
     static native void bind0(int fd, byte[] addr, int scope, int port) throws IOException;

@@ -160,15 +160,35 @@ final class RdmaSocketOps extends SocketOps {
 
     /*
      * Sockets that librdmacm's connection service thread holds (accepted,
-     * connected and connecting ones), and the backlogs of the listening
+     * connected and connecting ones), and the room held for the listening
      * sockets, whose connections it takes before they are accepted: on a
      * librdmacm with the cm_svc_run bug they must stay within
-     * RdmaNet.SERVICE_CAPACITY (see checkServiceRoom).
+     * RdmaNet.SERVICE_CAPACITY (see listen and checkServiceRoom).  Changes
+     * of the count are made under roomLock.
      */
     private final Set<Integer> serviced = ConcurrentHashMap.newKeySet();
+    private final Object roomLock = new Object();
 
-    // the listening sockets, with the backlog counted for each
-    private final ConcurrentHashMap<Integer, Integer> backlogs = new ConcurrentHashMap<>();
+    /*
+     * The room a listener holds: its backlog, capped at the room left when
+     * it listened.  The sockets it accepts use it first, so it holds
+     * reserved - accepted more (at least 0) for the connections that
+     * librdmacm has taken and accept has not yet returned.
+     */
+    private static final class Backlog {
+        final int reserved;
+        int accepted;       // its accepted sockets not yet closed; under roomLock
+
+        Backlog(int reserved) {
+            this.reserved = reserved;
+        }
+    }
+
+    // the listening sockets, with the room each holds
+    private final ConcurrentHashMap<Integer, Backlog> backlogs = new ConcurrentHashMap<>();
+
+    // accepted sockets, with the room of the listener that accepted each
+    private final ConcurrentHashMap<Integer, Backlog> acceptedFrom = new ConcurrentHashMap<>();
 
     // watches the connected sockets that librdmacm does not, where it does
     // not (RdmaNet.CONNECT_UNSERVED).  Made with the ops, so that its
@@ -306,45 +326,87 @@ final class RdmaSocketOps extends SocketOps {
         RdmaNet.bind0(fdVal, checkAddress(fdVal, family, addr), RdmaNet.scopeId(addr), port);
     }
 
+    /*
+     * The backlog is a hint, as the kernel caps it at somaxconn: the
+     * listener holds the smaller of the backlog and the room left (see
+     * checkServiceRoom) for its connections, and listens with that backlog,
+     * at least 1 (rdma_listen takes 0 for the largest).  Where no room is
+     * left it still listens, holding none: accept then gives the
+     * connections that fit the room left at that time, and closes the rest
+     * (accept).  Only more listeners than librdmacm's listen service
+     * thread has room for are refused.
+     */
     @Override
     public void listen(FileDescriptor fd, int backlog) throws IOException {
         int fdVal = IOUtil.fdVal(fd);
-        int listening = backlogs.size();
-        if (listening >= RdmaNet.LISTEN_CAPACITY)
-            throw new SocketException(tooMany(listening + " listening RDMA sockets", RdmaNet.LISTEN_CAPACITY));
-        int reserved = Math.max(backlog, 1);
-        checkServiceRoom(reserved);
-        RdmaNet.listen0(fdVal, backlog);
-        backlogs.put(fdVal, reserved);
+        Backlog room;
+        synchronized (roomLock) {
+            int listening = backlogs.size();
+            if (listening >= RdmaNet.LISTEN_CAPACITY)
+                throw new SocketException("RDMA listen: " + listening + " listening RDMA sockets are open, and"
+                        + " librdmacm " + versionString() + " holds at most " + RdmaNet.LISTEN_CAPACITY
+                        + " in one process (its cm_svc_run bug, fixed in rdma-core v44.7 and v53.0):"
+                        + " close one, or install a fixed librdmacm");
+            long left = RdmaNet.SERVICE_CAPACITY - roomInUse();
+            room = new Backlog((int) Math.max(0, Math.min(Math.max(backlog, 1), left)));
+            backlogs.put(fdVal, room);
+        }
+        try {
+            RdmaNet.listen0(fdVal, Math.max(room.reserved, 1));
+        } catch (IOException | RuntimeException e) {
+            backlogs.remove(fdVal, room);
+            throw e;
+        }
+    }
+
+    /*
+     * The room in use: the sockets registered with the connection service,
+     * and what the listeners hold beyond their accepted sockets.  Called
+     * with roomLock held.
+     */
+    private long roomInUse() {
+        long used = serviced.size();
+        for (Backlog b : backlogs.values())
+            used += Math.max(0, b.reserved - b.accepted);
+        return used;
     }
 
     /*
      * On a librdmacm with the cm_svc_run bug (RdmaWorkarounds.c), a socket
      * more than its connection service thread has room for corrupts memory.
-     * So a connect, accept or listen that could take it past
-     * RdmaNet.SERVICE_CAPACITY is refused: the open connections and the
-     * backlogs of the listeners (connections the thread takes before they
-     * are accepted), with more new ones.  A peer that connects beyond a
-     * listener's backlog is not stopped by this; the docs say so.
+     * So a connect that would take the room in use past
+     * RdmaNet.SERVICE_CAPACITY is refused, and so is an accepted socket
+     * that does not fit (accept).  A peer that connects beyond what its
+     * listener holds before accept returns is not stopped by this; the docs
+     * say so.  Called with roomLock held.
      */
-    private void checkServiceRoom(int more) throws SocketException {
+    private void checkServiceRoom(String op, int more) throws SocketException {
         int capacity = RdmaNet.SERVICE_CAPACITY;
         if (capacity == Integer.MAX_VALUE)
             return;
-        long used = (long) serviced.size() + backlogs.values().stream().mapToLong(Integer::longValue).sum();
+        long used = roomInUse();
         if (used + more > capacity)
-            throw new SocketException(tooMany(serviced.size() + " connected or accepted RDMA sockets and"
-                    + " listen backlogs of " + (used - serviced.size()), capacity));
+            throw new SocketException(noRoom(op, more, used, serviced.size(), capacity));
     }
 
-    private static String tooMany(String what, int capacity) {
+    /*
+     * Why op, which needs room for more sockets, is refused: what it asked,
+     * what is in use (used, of which registered are sockets registered with
+     * the service), and the jdk.net.rdma.serviceRounds that would fit them.
+     */
+    private static String noRoom(String op, int more, long used, int registered, int capacity) {
         String remedy = RdmaNet.SERVICE_SETS_GROWN
-                ? "raise -Djdk.net.rdma.serviceRounds (now " + capacity / 4 + ")"
+                ? "-Djdk.net.rdma.serviceRounds=" + (used + more + 3) / 4 + " (now " + capacity / 4
+                  + ") would fit them"
                 : "this JVM could not make room for more (no local address of an RDMA device took"
                   + " the workaround's connects)";
-        return what + ": librdmacm " + versionString()
-                + " holds at most " + capacity + " in one process (its cm_svc_run bug, fixed in rdma-core"
-                + " v44.7 and v53.0); " + remedy + ", or install a fixed librdmacm";
+        return "RDMA " + op + " needs room for " + more + " more socket" + (more == 1 ? "" : "s")
+                + ", and " + used + " of " + capacity + " are in use (" + registered
+                + " connected, connecting or accepted RDMA sockets, " + (used - registered)
+                + " held for listen backlogs):"
+                + " librdmacm " + versionString() + " holds at most " + capacity + " in one process (its"
+                + " cm_svc_run bug, fixed in rdma-core v44.7 and v53.0); " + remedy
+                + ", or install a fixed librdmacm";
     }
 
     private static String versionString() {
@@ -365,9 +427,18 @@ final class RdmaSocketOps extends SocketOps {
         InetSocketAddress isa = (InetSocketAddress) remote;
         int fdVal = IOUtil.fdVal(fd);
         byte[] addr = checkAddress(fdVal, family, isa.getAddress());
-        checkServiceRoom(1);
-        int n = RdmaNet.connect0(fdVal, addr, RdmaNet.scopeId(isa.getAddress()), isa.getPort());
-        serviced.add(fdVal);
+        synchronized (roomLock) {
+            checkServiceRoom("connect", 1);
+            serviced.add(fdVal);
+        }
+        int n;
+        try {
+            n = RdmaNet.connect0(fdVal, addr, RdmaNet.scopeId(isa.getAddress()), isa.getPort());
+        } catch (IOException | RuntimeException e) {
+            // rconnect failed before it registered the socket
+            serviced.remove(fdVal);
+            throw e;
+        }
         if (n <= 0) {
             connecting.add(fdVal);
         } else if (RdmaNet.CONNECT_UNSERVED) {
@@ -427,10 +498,22 @@ final class RdmaSocketOps extends SocketOps {
             return n;
         FDA.set(newfd, n);
         track(newfd);
-        serviced.add(n);
         try {
-            // the accepted socket left the backlog that was counted for it
-            checkServiceRoom(0);
+            synchronized (roomLock) {
+                // librdmacm has registered the socket: it uses the room its
+                // listener holds, if the listener has any left
+                long used = roomInUse();
+                int registered = serviced.size();
+                serviced.add(n);
+                Backlog from = backlogs.get(IOUtil.fdVal(fd));
+                if (from != null) {
+                    from.accepted++;
+                    acceptedFrom.put(n, from);
+                }
+                if (roomInUse() > RdmaNet.SERVICE_CAPACITY)
+                    throw new SocketException(noRoom("accept", 1, used, registered, RdmaNet.SERVICE_CAPACITY)
+                            + "; the connection was closed");
+            }
             InetSocketAddress remote = toAddress(addr, info);
             if (unscoped(remote)
                     && localAddress(newfd).getAddress() instanceof Inet6Address local
@@ -843,6 +926,7 @@ final class RdmaSocketOps extends SocketOps {
             setSpin(fdVal, MAX_SPIN_MICROS);
             connecting.remove(fdVal);
             backlogs.remove(fdVal);
+            Backlog from = acceptedFrom.remove(fdVal);
             RdmaPoller p = tickingPoller;
             if (p != null)
                 p.retire(fdVal);
@@ -852,7 +936,11 @@ final class RdmaSocketOps extends SocketOps {
             delayDrainForTest(fdVal);
             Runnable closed = () -> {
                 // counted against the service's room until rclose removed it
-                serviced.remove(fdVal);
+                synchronized (roomLock) {
+                    serviced.remove(fdVal);
+                    if (from != null)
+                        from.accepted--;
+                }
                 testDrained.remove(fdVal);
             };
             if (!serviced.contains(fdVal)) {
