@@ -77,9 +77,9 @@ import java.util.Objects;
  * <ul>
  * <li> Datagrams, pipes and Unix domain sockets: the RDMA channels' provider
  *      throws {@code UnsupportedOperationException} for them.
- * <li> Mixing: an RDMA channel can only be registered with a selector from
- *      {@link #openSelector()}, and such a selector accepts only RDMA
- *      channels; otherwise {@code register} throws
+ * <li> TCP channels in an RDMA selector: a selector from
+ *      {@link #openSelector()} accepts only RDMA channels; registering any
+ *      other channel with it throws
  *      {@link java.nio.channels.IllegalSelectorException}.
  * <li> Addresses of the other family: a socket opened for
  *      {@link StandardProtocolFamily#INET INET} binds and connects to IPv4
@@ -159,6 +159,23 @@ import java.util.Objects;
  * when neither its server socket's room nor the room left has a place for
  * it is closed, and {@code accept} throws {@code SocketException} saying
  * so.
+ *
+ * <h2>Selectors</h2>
+ * An RDMA channel can be registered with a selector from
+ * {@link #openSelector()} and with a selector of the default provider
+ * ({@link Selector#open()}), so a framework's event loop that opens its
+ * selectors the ordinary way can serve RDMA channels that a program hands
+ * it, beside TCP channels. The kernel's {@code epoll} cannot see an RDMA
+ * socket; a default selector waits in {@code epoll} as on any JDK, except
+ * while it has an RDMA channel registered with a non-empty interest set:
+ * then it waits in {@code rpoll}, on its RDMA channels and on the
+ * {@code epoll} instance that holds its other channels. So a selector that
+ * never holds an RDMA channel costs what it does on any JDK, and one that
+ * holds RDMA channels adds the cost of {@code rpoll} (its short check for
+ * ready RDMA sockets before it sleeps) to every selection. With a rules
+ * file that can switch sockets ({@code jdk.net.rdma.conf}),
+ * {@link Selector#open()} gives a selector that waits in {@code rpoll} on
+ * all its channels from the start.
  *
  * @since rdio 1
  */
@@ -281,6 +298,8 @@ public final class RdmaSockets {
      * or the {@code openRdma} methods of {@link Sockets} can be registered
      * with it; others throw {@link java.nio.channels.IllegalSelectorException}.
      * Its {@code wakeup} method works as specified by {@link Selector}.
+     * RDMA channels can also be registered with a selector from
+     * {@link Selector#open()}, beside other channels (see "Selectors" above).
      *
      * @return a new selector
      * @throws UnsupportedOperationException if RDMA sockets are not

@@ -40,10 +40,11 @@ import java.nio.channels.spi.SelectorProvider;
  * A SelectorProvider for a socket library other than the kernel's: its
  * stream-socket channels make their OS calls through a given
  * {@link SocketOps}, and its selector is the poll selector with the
- * library's own {@link #poll}. Its channels and selectors cannot be mixed
- * with those of another provider: registering one with the other's
- * selector throws IllegalSelectorException. Datagram channels and pipes
- * are not supported.
+ * library's own {@link #poll}. Its selectors take no other provider's
+ * channels (IllegalSelectorException), and its channels can be registered
+ * only with its own selectors and with the platform's default selectors,
+ * which wait in {@link #poll} once they hold one (SocketOpsPollSet, and
+ * the switch's selector). Datagram channels and pipes are not supported.
  */
 public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
     private final SocketOps ops;
@@ -105,7 +106,8 @@ public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
     /**
      * Opens a selector for the platform's default provider that polls
      * through the {@link SocketOpsSwitch}, so that it sees the sockets the
-     * switch made as well as the kernel's; or returns null if there is no
+     * switch made, and the channels of this kind of provider, as well as
+     * the kernel's; or returns null if there is no
      * switch, or one that never switches a socket (then the provider opens
      * its own kind of selector).
      *
@@ -122,6 +124,13 @@ public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
             @Override
             int implPoll(long pollAddress, int numfds, int timeout) throws IOException {
                 return sw.poll(pollAddress, numfds, timeout);
+            }
+
+            @Override
+            boolean accepts(SelectorProvider other) {
+                // the switch polls with the library of the JDK's one
+                // provider of this kind (RDMA's), so it takes its channels
+                return true;
             }
         };
     }
