@@ -25,6 +25,7 @@
 #
 #   rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--othervm]
 #                 [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--out DIR]
+#                 [--librdmacm RELEASE] [--kernel PACKAGE=VERSION@SUITE]
 #   rdma-guest.sh [--jdk JDK_HOME] --bench JAR [--after SCRIPT] [--out DIR] [-- JMH_ARGS...]
 #   rdma-guest.sh [--jdk JDK_HOME] --after SCRIPT [--after-env NAME=VALUE...] [--out DIR]
 #
@@ -46,6 +47,19 @@
 # one word); its output goes to --out/after.log.  Host
 # binaries and libraries (java, rstream, ibv_devices, the librxe verbs
 # provider) run chrooted into the shared host root.
+#
+# The host's librdmacm is Debian 12's 44.0, which has rdma-core's cm_svc_run
+# bug, so the JDK runs its workaround.  --librdmacm RELEASE (the release
+# make/rdma-guest.conf pins, 56.1, or its major, 56) runs every process of
+# the guest on that rdma-core instead, one with the fix: built once by
+# make/scripts/rdma-core.sh into the cache, and put first on PATH and
+# LD_LIBRARY_PATH (jtreg passes the latter on to the tests); its
+# libibverbs takes its providers, rxe's among them, from its own prefix.
+# The rxe stage
+# checks that ibv_devices loaded that rxe provider.  Either way the tests
+# get RDIO_RDMA_LIBRARY_RELEASE and RDIO_RDMA_LIBRARY_DIR, the release and
+# directory of the librdmacm they must load, which RdmaLibraryVersions
+# checks; with the fix, the workaround must not run.
 #
 # The parts, under make/scripts/rdma-guest/: kernel.sh fetches the kernel
 # and resolves its modules, initramfs.sh builds the initramfs around init
@@ -93,7 +107,8 @@ usage() {
 
 # --- Arguments ---------------------------------------------------------------
 
-jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=() netty_dir='' after='' after_env=() jtreg_mode=-agentvm
+jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=() netty_dir='' helidon_dir='' after='' after_env=() jtreg_mode=-agentvm
+librdmacm=''
 while [ $# -gt 0 ]; do
     case $1 in
         --jdk) jdk=${2:?--jdk needs a directory}; shift 2 ;;
@@ -111,6 +126,7 @@ while [ $# -gt 0 ]; do
                 die "--after-env ${2:-}: not NAME=VALUE (VALUE of letters, digits and .,:_=+-)"
             after_env+=("$2"); shift 2 ;;
         --othervm) jtreg_mode=-othervm; shift ;;   # a JVM per test, no agent
+        --librdmacm) librdmacm=${2:?--librdmacm needs a release, such as ${GUEST_RDMA_CORE_VERSION%-*}}; shift 2 ;;
         --kernel)   # PACKAGE=VERSION@SUITE: another Debian kernel than the conf's
             k=${2:?--kernel needs PACKAGE=VERSION@SUITE}; shift 2
             [[ $k =~ ^([^=@]+)=([^=@]+)@([a-z]+)$ ]] || die "--kernel $k: not PACKAGE=VERSION@SUITE"
@@ -118,7 +134,7 @@ while [ $# -gt 0 ]; do
             GUEST_KERNEL_SUITE=${BASH_REMATCH[3]} ;;
         --) shift; bench_args=("$@"); break ;;
         -h|--help) usage ;;
-        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--othervm] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--kernel PACKAGE=VERSION@SUITE] [--out DIR], or [--bench JAR] [--after SCRIPT] [--after-env NAME=VALUE] [-- JMH_ARGS])" ;;
+        *) die "unknown argument $1 (usage: rdma-guest.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--othervm] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--kernel PACKAGE=VERSION@SUITE] [--librdmacm RELEASE] [--out DIR], or [--bench JAR] [--after SCRIPT] [--after-env NAME=VALUE] [-- JMH_ARGS])" ;;
     esac
 done
 
@@ -180,6 +196,33 @@ fi
 netty_dir=$(config_value RDIO_NETTY_DIR)
 [ -n "$netty_dir" ] || netty_dir=$("$RDIO_TOP/make/scripts/maven-jars.sh" netty "$NETTY_ARTIFACTS")
 guest_visible "$netty_dir" "the Netty jars"
+# Helidon's jars: for RdmaHelidon (RDIO_HELIDON_DIR in the tests' environment)
+helidon_dir=$(config_value RDIO_HELIDON_DIR)
+[ -n "$helidon_dir" ] || helidon_dir=$("$RDIO_TOP/make/scripts/maven-jars.sh" helidon "$HELIDON_ARTIFACTS")
+guest_visible "$helidon_dir" "the Helidon jars"
+
+# The librdmacm of the run: the host's, or with --librdmacm the pinned
+# rdma-core's, built into the cache once.  Its release (major.minor) and
+# directory go to the tests.
+rdma_prefix='' rdma_release='' rdma_dir=''
+if [ -n "$librdmacm" ]; then
+    pinned=${GUEST_RDMA_CORE_VERSION%-*}
+    [ "$librdmacm" = "$pinned" ] || [ "$librdmacm" = "${pinned%%.*}" ] ||
+        die "--librdmacm $librdmacm: make/rdma-guest.conf pins rdma-core $pinned (GUEST_RDMA_CORE_VERSION); pass --librdmacm $pinned, or pin another release there"
+    rdma_prefix=$("$RDIO_TOP/make/scripts/rdma-core.sh") || exit 1
+    [[ $rdma_prefix != *[[:space:]]* ]] ||
+        die "rdma-core's prefix $rdma_prefix has white space, which the guest's shell would split: set RDIO_CACHE elsewhere"
+    guest_visible "$rdma_prefix" "rdma-core $pinned"
+    rdma_release=$pinned rdma_dir=$rdma_prefix/lib
+else
+    lib=$(/sbin/ldconfig -p 2>/dev/null | awk '$1 == "librdmacm.so.1" && /x86-64/ { print $NF; exit }')
+    [ -n "$lib" ] || die "the host has no librdmacm.so.1 (install librdmacm1 and rdmacm-utils)"
+    lib=$(readlink -f "$lib")
+    rdma_dir=$(dirname "$lib")
+    if [[ ${lib##*/} =~ ^librdmacm\.so\.1\.[0-9]+\.([0-9]+\.[0-9]+)$ ]]; then
+        rdma_release=${BASH_REMATCH[1]}
+    fi
+fi
 
 # jtreg and the tests, for a test run.
 if [ -z "$bench" ]; then
@@ -266,6 +309,7 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     echo "JDK=$(shq "$jdk")"
     echo "JTREG_HOME=$(shq "$jtreg_home")"
     echo "NETTY_DIR=$(shq "$netty_dir")"
+    echo "HELIDON_DIR=$(shq "$helidon_dir")"
     echo "TEST_ROOT=$(shq "$test_root")"
     echo "SERVER_ADDR=$GUEST_SERVER_ADDR"
     echo "CLIENT_ADDR=$GUEST_CLIENT_ADDR"
@@ -282,6 +326,9 @@ shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     echo "BENCH_AFTER=$(shq "$after")"
     echo "AFTER_ENV=$(shq "${after_env[*]}")"
     echo "BENCH_ARGS=$(shq "${bench_args[*]}")"
+    echo "RDMA_PREFIX=$(shq "$rdma_prefix")"
+    echo "RDMA_RELEASE=$(shq "$rdma_release")"
+    echo "RDMA_DIR=$(shq "$rdma_dir")"
 } > "$out/job.env"
 printf '%s\n' "${jtreg_tests[@]}" > "$out/tests.list"
 printf '%s\n' "${tmp_paths[@]}" > "$out/tmp-paths.list"
@@ -295,6 +342,11 @@ if [ -n "$bench" ]; then
     note "JDK $jdk, JMH jar ${bench_jar:-none}, after ${after:-nothing}, results in $out"
 else
     note "JDK $jdk, tests ${jtreg_tests[*]}, results in $out"
+fi
+if [ -n "$rdma_prefix" ]; then
+    note "librdmacm $rdma_release of $rdma_prefix (rdma-core $GUEST_RDMA_CORE_VERSION of Debian $GUEST_RDMA_CORE_SUITE)"
+else
+    note "librdmacm ${rdma_release:-of unknown release} of the host, in $rdma_dir"
 fi
 run_guest
 

@@ -26,20 +26,25 @@
  * @summary A listen backlog is a hint on RDMA sockets too (issue 41): on a
  *          librdmacm with the cm_svc_run bug, whose workaround leaves room
  *          for 4 * jdk.net.rdma.serviceRounds sockets, a listener holds the
- *          smaller of its backlog and the room left, and no listen is
+ *          smaller of its backlog and half the room left, and no listen is
  *          refused for its backlog.  In a JVM with the default room (512)
  *          and one with room for 16, with a rules file that switches them
  *          at bind: a ServerSocketChannel with backlog 4096, a ServerSocket
  *          with backlog 1024, and a ServerSocket and a ServerSocketChannel
- *          with the default backlog all listen.  While the first holds all
- *          the room, a connect in the JVM fails with a SocketException that
- *          names what it asked, what is in use and the serviceRounds that
- *          would fit, and a connection from another JVM to a listener that
- *          holds none is closed by accept, which says why.  Once the first
- *          is closed, connections up to the room work, each echoing its own
- *          bytes, compared; the next connect fails; a close gives the room
- *          back.  A listener's accepted sockets use the room it holds: with
+ *          with the default backlog all listen, holding half the room left
+ *          each at most.  Connects fit the room they leave (each echoing
+ *          its own bytes, compared), the next connect fails with a
+ *          SocketException that names what it asked, what is in use and the
+ *          serviceRounds that would fit, and a connection from another JVM
+ *          to a listener that listened with no room left, so holds none, is
+ *          closed by accept, which says why.  Once the others are closed,
+ *          connections to that listener fit the room; the next connect
+ *          fails; a close gives the room back.  A listener's accepted sockets use the room it holds: with
  *          a backlog of half the room, half the room in connections fit.
+ *          On a librdmacm with the fix (rdma-guest.sh --librdmacm) there is
+ *          no room: the same listeners listen, the connect and the other
+ *          JVM's connection work, and one connection more than the room of
+ *          the bug's workaround would hold, to each listener, echoes.
  *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
@@ -51,6 +56,7 @@
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -73,7 +79,7 @@ import static jdk.test.lib.Asserts.*;
 
 public class RdmaBacklog {
     // the listeners' ports, which the rules file switches to RDMA at bind
-    static final int PORT = 18320, PORTS = 5;
+    static final int PORT = 18320, PORTS = 6;
     static final int TIMEOUT_MILLIS = (int) Utils.adjustTimeout(60_000);
     static final int MESSAGE = 256;
 
@@ -102,11 +108,22 @@ public class RdmaBacklog {
             out.errorTo(System.out);
             out.shouldHaveExitValue(0);
             out.shouldContain("all four listen");
-            out.shouldContain("connect refused while the room is held");
-            out.shouldContain("accept closed a connection beyond the room");
-            out.shouldContain("connect refused past the room");
-            out.shouldContain("connect after a close: echoed");
-            out.shouldContain("accepted sockets use their listener's room");
+            if (out.getStdout().contains("no room limit")) {
+                out.shouldContain("connect while the first listener is open: echoed");
+                out.shouldContain("accept took a connection from another JVM");
+                out.shouldContain("connections past the room echoed");
+                out.shouldContain("the listeners with the default backlog accept: echoed");
+                out.shouldContain("a listener's accepted sockets past the room: echoed");
+            } else {
+                out.shouldContain("connects beside the listeners' room: echoed");
+                if (rounds.isEmpty())
+                    out.shouldContain("the listeners with the default backlog accept: echoed");
+                out.shouldContain("connect refused while the room is held");
+                out.shouldContain("accept closed a connection beyond the room");
+                out.shouldContain("connect refused past the room");
+                out.shouldContain("connect after a close: echoed");
+                out.shouldContain("accepted sockets use their listener's room");
+            }
         }
     }
 
@@ -118,86 +135,77 @@ public class RdmaBacklog {
         f = rdmaNet.getDeclaredField("LIBRARY_VERSION");
         f.setAccessible(true);
         int version = f.getInt(null);
-        System.out.println("librdmacm " + version + ", room for " + room + " sockets");
-        // the guest's librdmacm (44.0) has the bug; a fixed one has no room to test
-        assertTrue(room < Integer.MAX_VALUE, "librdmacm " + version + " has no room limit");
+        Method serviceBug = rdmaNet.getDeclaredMethod("hasServiceBug", int.class);
+        serviceBug.setAccessible(true);
         String rounds = System.getProperty("jdk.net.rdma.serviceRounds", "128");
+        if (!(Boolean) serviceBug.invoke(null, version)) {
+            // the fix: no room, and what the room would refuse works
+            assertEquals(Integer.MAX_VALUE, room, "the room on librdmacm " + version + ", which has the fix");
+            System.out.println("librdmacm " + version + ", no room limit");
+            unlimited(listing, 4 * Integer.parseInt(rounds));
+            return;
+        }
+        System.out.println("librdmacm " + version + ", room for " + room + " sockets");
         assertEquals(4 * Integer.parseInt(rounds), room, "the room of " + rounds + " rounds");
 
         InetAddress server = RdmaTestLib.SERVER;
         List<AutoCloseable> open = new ArrayList<>();
         try {
             // Four listeners, opened the ordinary way; the rules file makes
-            // them RDMA sockets.  The first holds all the room, the others none.
-            ServerSocketChannel big = ServerSocketChannel.open();
-            open.add(big);
-            big.bind(new InetSocketAddress(server, PORT), 4096);
-            ServerSocket ss1024 = new ServerSocket();
-            open.add(ss1024);
-            ss1024.bind(new InetSocketAddress(server, PORT + 1), 1024);
-            ServerSocket ssDefault = new ServerSocket();
-            open.add(ssDefault);
-            ssDefault.bind(new InetSocketAddress(server, PORT + 2));        // backlog 50
-            ServerSocketChannel sscDefault = ServerSocketChannel.open();
-            open.add(sscDefault);
-            sscDefault.bind(new InetSocketAddress(server, PORT + 3));       // backlog 0, that is 50
-            String log = Files.readString(listing);
-            for (int p = PORT; p < PORT + 4; p++) {
-                String line = "rdma: bind to " + server.getHostAddress() + " port " + p + " (line 1:";
-                assertTrue(log.lines().anyMatch(l -> l.startsWith(line) && l.contains("): RDMA socket")),
-                           "port " + p + " switched to RDMA in the listing:\n" + log);
+            // them RDMA sockets.  Each holds the smaller of its backlog and
+            // half the room left when it listens.
+            Listeners l = listen(server, listing, open);
+            ServerSocketChannel big = l.big();
+            ServerSocket ss1024 = l.ss1024(), ssDefault = l.ssDefault();
+            ServerSocketChannel sscDefault = l.sscDefault();
+            int left = room, held = 0;
+            for (int backlog : new int[] { 4096, 1024, 50, 50 }) {
+                int hold = Math.min(backlog, (left + 1) / 2);
+                held += hold;
+                left -= hold;
             }
-            System.out.println("all four listen: backlogs 4096, 1024, 50 and 0 (50)");
+            System.out.println("all four listen: backlogs 4096, 1024, 50 and 0 (50), holding " + held
+                    + " of the room of " + room);
 
-            // The first listener holds the room: a connect here is refused.
-            refused(ss1024, 1, room, 0, room);
-            System.out.println("connect refused while the room is held");
-
-            // A connection from another JVM to a listener that holds no room
-            // is taken by librdmacm; accept closes it and says why, and the
-            // peer reads EOF.
-            ss1024.setSoTimeout(TIMEOUT_MILLIS);
-            Process peer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), "RdmaBacklog", "client", "" + (PORT + 1))
-                    .redirectErrorStream(true).start();
-            try {
-                ss1024.accept().close();
-                fail("accept returned a connection beyond the room");
-            } catch (SocketException e) {
-                System.out.println("accept: " + e.getMessage());
-                assertTrue(e.getMessage().contains("RDMA accept needs room for 1 more socket, and " + room + " of "
-                        + room + " are in use"), "what accept asked and what is in use: " + e.getMessage());
-                assertTrue(e.getMessage().contains("the connection was closed"), e.getMessage());
-            }
-            assertTrue(peer.waitFor(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS), "the peer JVM did not end");
-            String peerOut = new String(peer.getInputStream().readAllBytes());
-            System.out.println("peer: " + peerOut.strip());
-            assertEquals(0, peer.exitValue(), "the peer's exit status; its output: " + peerOut);
-            assertTrue(peerOut.contains("client: EOF"), "the peer read EOF: " + peerOut);
-            System.out.println("accept closed a connection beyond the room");
-
-            // Closing the first listener gives its room back: connections to
-            // a listener that holds none fit the room, two sockets each.
-            big.close();
+            // The room left takes that many connects; the sockets the
+            // listeners accept use the room they hold.  Then a connect is
+            // refused, naming what is in use.
             List<Socket[]> pairs = new ArrayList<>();
+            ServerSocket[] to = { ss1024, ssDefault, sscDefault.socket() };
+            ServerSocket none = new ServerSocket();
+            open.add(none);
             try {
-                for (int i = 0; i < room / 2; i++)
-                    pairs.add(connect(ss1024, i));
-                System.out.println(pairs.size() + " connections echoed");
-                refused(ss1024, 1, room, room, 0);
-                System.out.println("connect refused past the room");
-                for (Socket s : pairs.remove(0))
-                    s.close();
-                pairs.add(connect(ss1024, room));
-                System.out.println("connect after a close: echoed");
-                // the listeners that hold no room accept from the room left
-                for (Socket s : pairs.remove(0))
-                    s.close();
-                for (Socket s : pairs.remove(0))
-                    s.close();
-                pairs.add(connect(ssDefault, room + 1));
-                pairs.add(connect(sscDefault.socket(), room + 2));
-                System.out.println("the listeners with the default backlog accept: echoed");
+                for (int i = 0; i < left; i++)
+                    pairs.add(connect(to[i % to.length], i));
+                System.out.println(left + " connects beside the listeners' room: echoed");
+                if (left >= to.length)
+                    System.out.println("the listeners with the default backlog accept: echoed");
+                refused(ss1024, 1, room, 2 * left, held - left);
+                System.out.println("connect refused while the room is held");
+
+                // A listener that listens with no room left holds none.  A
+                // connection from another JVM to it is taken by librdmacm;
+                // accept closes it and says why, and the peer reads EOF.
+                none.bind(new InetSocketAddress(server, PORT + 4), 1024);
+                none.setSoTimeout(TIMEOUT_MILLIS);
+                Process peer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp", System.getProperty("java.class.path"), "RdmaBacklog", "client", "" + (PORT + 4))
+                        .redirectErrorStream(true).start();
+                try {
+                    none.accept().close();
+                    fail("accept returned a connection beyond the room");
+                } catch (SocketException e) {
+                    System.out.println("accept: " + e.getMessage());
+                    assertTrue(e.getMessage().contains("RDMA accept needs room for 1 more socket, and " + room
+                            + " of " + room + " are in use"), "what accept asked and what is in use: " + e.getMessage());
+                    assertTrue(e.getMessage().contains("the connection was closed"), e.getMessage());
+                }
+                assertTrue(peer.waitFor(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS), "the peer JVM did not end");
+                String peerOut = new String(peer.getInputStream().readAllBytes());
+                System.out.println("peer: " + peerOut.strip());
+                assertEquals(0, peer.exitValue(), "the peer's exit status; its output: " + peerOut);
+                assertTrue(peerOut.contains("client: EOF"), "the peer read EOF: " + peerOut);
+                System.out.println("accept closed a connection beyond the room");
             } finally {
                 for (Socket[] pair : pairs) {
                     for (Socket s : pair)
@@ -205,11 +213,34 @@ public class RdmaBacklog {
                 }
             }
 
+            // Closing the other listeners gives their room back: connections
+            // to the one that holds none fit the room, two sockets each.
+            for (AutoCloseable c : List.of(big, ss1024, ssDefault, sscDefault))
+                c.close();
+            pairs = new ArrayList<>();
+            try {
+                for (int i = 0; i < room / 2; i++)
+                    pairs.add(connect(none, i));
+                System.out.println(pairs.size() + " connections echoed");
+                refused(none, 1, room, room, 0);
+                System.out.println("connect refused past the room");
+                for (Socket s : pairs.remove(0))
+                    s.close();
+                pairs.add(connect(none, room));
+                System.out.println("connect after a close: echoed");
+            } finally {
+                for (Socket[] pair : pairs) {
+                    for (Socket s : pair)
+                        s.close();
+                }
+            }
+            none.close();
+
             // A listener's accepted sockets use the room it holds: with a
             // backlog of half the room, connections of half the room fit
             // (the other half of the room holds their client ends).
             try (ServerSocketChannel half = ServerSocketChannel.open()) {
-                half.bind(new InetSocketAddress(server, PORT + 4), room / 2);
+                half.bind(new InetSocketAddress(server, PORT + 5), room / 2);
                 pairs = new ArrayList<>();
                 try {
                     for (int i = 0; i < room / 2; i++)
@@ -224,6 +255,77 @@ public class RdmaBacklog {
             }
             System.out.println("accepted sockets use their listener's room: " + room / 2 + " connections");
         } finally {
+            for (AutoCloseable c : open)
+                c.close();
+        }
+    }
+
+    /*
+     * The child on a librdmacm with the fix of cm_svc_run, where no room is
+     * counted: the four listeners listen as they do with the bug; while the
+     * first (backlog 4096) is open, a connect to the second and a
+     * connection from another JVM work; and past what the bug's room (room:
+     * that of the same serviceRounds) would hold, connections to a
+     * listener that held none, and to one with a backlog of half the room,
+     * echo.
+     */
+    static void unlimited(Path listing, int room) throws Exception {
+        InetAddress server = RdmaTestLib.SERVER;
+        List<AutoCloseable> open = new ArrayList<>();
+        List<Socket[]> pairs = new ArrayList<>();
+        try {
+            Listeners l = listen(server, listing, open);
+            ServerSocketChannel big = l.big();
+            ServerSocket ss1024 = l.ss1024(), ssDefault = l.ssDefault();
+            ServerSocketChannel sscDefault = l.sscDefault();
+            System.out.println("all four listen: backlogs 4096, 1024, 50 and 0 (50)");
+
+            pairs.add(connect(ss1024, 0));
+            System.out.println("connect while the first listener is open: echoed");
+
+            // another JVM's connection is accepted, and reads what is sent
+            ss1024.setSoTimeout(TIMEOUT_MILLIS);
+            Process peer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), "RdmaBacklog", "client", "" + (PORT + 1))
+                    .redirectErrorStream(true).start();
+            try (Socket a = ss1024.accept()) {
+                a.getOutputStream().write(42);
+                assertTrue(peer.waitFor(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS), "the peer JVM did not end");
+            }
+            String peerOut = new String(peer.getInputStream().readAllBytes());
+            System.out.println("peer: " + peerOut.strip());
+            assertEquals(0, peer.exitValue(), "the peer's exit status; its output: " + peerOut);
+            assertTrue(peerOut.contains("client: read 42"), "the peer read what accept's socket sent: " + peerOut);
+            System.out.println("accept took a connection from another JVM");
+
+            // more connections than the bug's room holds, the first listener still open
+            for (int i = 1; i <= room / 2; i++)
+                pairs.add(connect(ss1024, i));
+            System.out.println(pairs.size() + " connections past the room echoed ("
+                    + 2 * pairs.size() + " sockets, the room of the bug's workaround " + room + ")");
+            pairs.add(connect(ssDefault, room + 1));
+            pairs.add(connect(sscDefault.socket(), room + 2));
+            System.out.println("the listeners with the default backlog accept: echoed");
+            big.close();
+            for (Socket[] pair : pairs) {
+                for (Socket s : pair)
+                    s.close();
+            }
+            pairs.clear();
+
+            // a listener with a backlog of half the room accepts past it
+            try (ServerSocketChannel half = ServerSocketChannel.open()) {
+                half.bind(new InetSocketAddress(server, PORT + 5), room / 2);
+                for (int i = 0; i <= room / 2; i++)
+                    pairs.add(connect(half.socket(), room + 3 + i));
+            }
+            System.out.println("a listener's accepted sockets past the room: echoed, " + (room / 2 + 1)
+                    + " connections with a backlog of " + room / 2);
+        } finally {
+            for (Socket[] pair : pairs) {
+                for (Socket s : pair)
+                    s.close();
+            }
             for (AutoCloseable c : open)
                 c.close();
         }
@@ -261,6 +363,38 @@ public class RdmaBacklog {
         if (b.length != n)
             throw new IOException("EOF after " + b.length + " of " + n + " bytes");
         return b;
+    }
+
+    /** The four listeners of both children, from the first port on. */
+    record Listeners(ServerSocketChannel big, ServerSocket ss1024, ServerSocket ssDefault,
+                     ServerSocketChannel sscDefault) { }
+
+    /*
+     * Binds the four listeners, opened the ordinary way, with backlogs
+     * 4096, 1024, ServerSocket's default (50) and ServerSocketChannel's (0,
+     * that is 50), adding them to open, and checks that the listing shows
+     * the rules file made each an RDMA socket.
+     */
+    static Listeners listen(InetAddress server, Path listing, List<AutoCloseable> open) throws IOException {
+        ServerSocketChannel big = ServerSocketChannel.open();
+        open.add(big);
+        big.bind(new InetSocketAddress(server, PORT), 4096);
+        ServerSocket ss1024 = new ServerSocket();
+        open.add(ss1024);
+        ss1024.bind(new InetSocketAddress(server, PORT + 1), 1024);
+        ServerSocket ssDefault = new ServerSocket();
+        open.add(ssDefault);
+        ssDefault.bind(new InetSocketAddress(server, PORT + 2));
+        ServerSocketChannel sscDefault = ServerSocketChannel.open();
+        open.add(sscDefault);
+        sscDefault.bind(new InetSocketAddress(server, PORT + 3));
+        String log = Files.readString(listing);
+        for (int p = PORT; p < PORT + 4; p++) {
+            String line = "rdma: bind to " + server.getHostAddress() + " port " + p + " (line 1:";
+            assertTrue(log.lines().anyMatch(l -> l.startsWith(line) && l.contains("): RDMA socket")),
+                       "port " + p + " switched to RDMA in the listing:\n" + log);
+        }
+        return new Listeners(big, ss1024, ssDefault, sscDefault);
     }
 
     /*

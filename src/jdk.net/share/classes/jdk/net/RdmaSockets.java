@@ -150,9 +150,11 @@ import java.util.Objects;
  * jdk.net.rdma.serviceRounds} (by default 128, so 512) accepted, connected
  * and connecting sockets, and 512 listening ones, and keep a count. A
  * listen backlog is a hint, as the kernel caps it at {@code somaxconn}: a
- * server socket holds room for the smaller of its backlog and the room
- * left when it starts listening, which the connections it accepts use
- * first, and a bind never fails because of its backlog. A connect that
+ * server socket holds room for the smaller of its backlog and half the
+ * room left when it starts listening (so that a server with a large
+ * backlog leaves room for the connects of its process), which the
+ * connections it accepts use first, and a bind never fails because of its
+ * backlog. A connect that
  * finds no room left throws {@code SocketException} with a message that
  * names what it asked for, what is in use and the value of {@code
  * jdk.net.rdma.serviceRounds} that would fit; a connection that arrives

@@ -170,8 +170,8 @@ final class RdmaSocketOps extends SocketOps {
     private final Object roomLock = new Object();
 
     /*
-     * The room a listener holds: its backlog, capped at the room left when
-     * it listened.  The sockets it accepts use it first, so it holds
+     * The room a listener holds: its backlog, capped at half the room left
+     * when it listened.  The sockets it accepts use it first, so it holds
      * reserved - accepted more (at least 0) for the connections that
      * librdmacm has taken and accept has not yet returned.
      */
@@ -328,9 +328,11 @@ final class RdmaSocketOps extends SocketOps {
 
     /*
      * The backlog is a hint, as the kernel caps it at somaxconn: the
-     * listener holds the smaller of the backlog and the room left (see
+     * listener holds the smaller of the backlog and half the room left (see
      * checkServiceRoom) for its connections, and listens with that backlog,
-     * at least 1 (rdma_listen takes 0 for the largest).  Where no room is
+     * at least 1 (rdma_listen takes 0 for the largest).  Half, so that a
+     * server with a large default backlog (Netty's is somaxconn) leaves
+     * room for the connects of the same process.  Where no room is
      * left it still listens, holding none: accept then gives the
      * connections that fit the room left at that time, and closes the rest
      * (accept).  Only more listeners than librdmacm's listen service
@@ -348,7 +350,7 @@ final class RdmaSocketOps extends SocketOps {
                         + " in one process (its cm_svc_run bug, fixed in rdma-core v44.7 and v53.0):"
                         + " close one, or install a fixed librdmacm");
             long left = RdmaNet.SERVICE_CAPACITY - roomInUse();
-            room = new Backlog((int) Math.max(0, Math.min(Math.max(backlog, 1), left)));
+            room = new Backlog((int) Math.max(0, Math.min(Math.max(backlog, 1), (left + 1) / 2)));
             backlogs.put(fdVal, room);
         }
         try {
