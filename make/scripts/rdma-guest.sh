@@ -215,7 +215,9 @@ if [ -n "$librdmacm" ]; then
     guest_visible "$rdma_prefix" "rdma-core $pinned"
     rdma_release=$pinned rdma_dir=$rdma_prefix/lib
 else
-    lib=$(/sbin/ldconfig -p 2>/dev/null | awk '$1 == "librdmacm.so.1" && /x86-64/ { print $NF; exit }')
+    # awk reads all of ldconfig's output: an early exit would end ldconfig
+    # with SIGPIPE, which pipefail and set -e turn into a silent exit here
+    lib=$(/sbin/ldconfig -p 2>/dev/null | awk '$1 == "librdmacm.so.1" && /x86-64/ && !found { print $NF; found = 1 }')
     [ -n "$lib" ] || die "the host has no librdmacm.so.1 (install librdmacm1 and rdmacm-utils)"
     lib=$(readlink -f "$lib")
     rdma_dir=$(dirname "$lib")

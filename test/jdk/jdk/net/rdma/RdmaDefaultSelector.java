@@ -33,8 +33,11 @@
  *          deregistered, and in rpoll in between (its SocketOpsPollSet, and
  *          on x86-64 the system call its blocked thread is in).  With RDMA
  *          keys, select(timeout), wakeup, interrupt and a ready RDMA channel
- *          end a select; a closed selector leaves its channels usable, and
- *          2,000 selectors that held RDMA keys leave no descriptor behind.
+ *          end a select; 40 RDMA keys (more than the poll set's first
+ *          array) are each selected once, with interest cleared and set
+ *          again, and a key cancelled during select loses no other key's
+ *          event; a closed selector leaves its channels usable, and 2,000
+ *          selectors that held RDMA keys leave no descriptor behind.
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @modules java.base/sun.nio.ch:+open
@@ -43,6 +46,7 @@
  */
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -58,7 +62,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,6 +87,7 @@ public class RdmaDefaultSelector {
     // x86-64 system calls a thread blocked in select can be in
     static final Set<Integer> EPOLL_CALLS = Set.of(232, 281, 441);  // epoll_wait, epoll_pwait, epoll_pwait2
     static final Set<Integer> POLL_CALLS = Set.of(7, 271);          // poll, ppoll
+    static final AtomicInteger SELECTING_THREADS = new AtomicInteger();
 
     static final Field FOREIGN_KEYS;
     static {
@@ -96,6 +103,7 @@ public class RdmaDefaultSelector {
         for (boolean virtual : new boolean[] { false, true })
             mixed(virtual);
         endingSelect();
+        manyKeys();
         closedSelector();
         RdmaTestLib.log("TCP only");
         try (Selector sel = Selector.open()) {
@@ -156,7 +164,8 @@ public class RdmaDefaultSelector {
         }
 
         EchoLoop loop = new EchoLoop(sel);
-        Thread server = virtual ? Thread.ofVirtual().start(loop) : Thread.ofPlatform().name("rdio-selector").start(loop);
+        String name = "rdio-sel-" + SELECTING_THREADS.incrementAndGet();
+        Thread server = virtual ? Thread.ofVirtual().start(loop) : Thread.ofPlatform().name(name).start(loop);
         List<Callable<byte[]>> clients = new ArrayList<>();
         List<byte[]> sent = new ArrayList<>();
         Random random = new Random(rdmaClients * 31L + (virtual ? 1 : 0));
@@ -174,13 +183,12 @@ public class RdmaDefaultSelector {
                 }
             });
         }
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+        try {
             if (!virtual && X86_64) {
                 // blocked with nothing to do yet: the call it waits in
-                int call = blockedCall("rdio-selector");
+                int call = awaitBlockedIn(name, rdma ? POLL_CALLS : EPOLL_CALLS);
                 RdmaTestLib.log("  the selecting thread waits in system call " + call);
-                assertTrue((rdma ? POLL_CALLS : EPOLL_CALLS).contains(call),
-                        "selecting thread in system call " + call + (rdma ? ", not poll" : ", not epoll_wait"));
             }
             List<Future<byte[]>> results = new ArrayList<>();
             for (Callable<byte[]> c : clients)
@@ -190,7 +198,13 @@ public class RdmaDefaultSelector {
                 assertTrue(Arrays.equals(sent.get(i), got),
                         (i < CLIENTS ? "TCP" : "RDMA") + " client " + i + ": the echo differs");
             }
+        } finally {
+            // on a failure, clients blocked in a read end with their channels
+            pool.shutdownNow();
+            loop.stopped = true;
+            sel.wakeup();
         }
+        assertTrue(pool.awaitTermination(WAIT_MILLIS, TimeUnit.MILLISECONDS), "clients did not end");
         loop.stop(server);
         assertEquals(CLIENTS, loop.tcpAccepted.get(), "TCP connections accepted");
         assertEquals(rdmaClients, loop.rdmaAccepted.get(), "RDMA connections accepted");
@@ -327,6 +341,79 @@ public class RdmaDefaultSelector {
         }
     }
 
+    /**
+     * More RDMA keys than the poll set's first array holds (it grows by 16):
+     * registered with no interest, as Netty registers, which polls none of
+     * them; interest set, cleared (back to epoll) and set again; every key
+     * selected once its peer writes; and a key cancelled while the selector
+     * waits, which deregistration moves the last key into the place of,
+     * with its ready events, before they are processed.
+     */
+    static void manyKeys() throws Exception {
+        int n = 40;
+        RdmaTestLib.log(n + " RDMA keys: growth, interest cleared and set, a cancel during select");
+        List<SocketChannel[]> pairs = new ArrayList<>();
+        try (Selector sel = Selector.open()) {
+            List<SelectionKey> keys = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                SocketChannel[] pair = RdmaTestLib.pair();
+                pairs.add(pair);
+                pair[0].configureBlocking(false);
+                keys.add(pair[0].register(sel, 0, i));
+            }
+            assertEquals(0, sel.selectNow(), "keys with no interest selected");
+            assertFalse(pollsRdma(sel), "RDMA keys with no interest are polled");
+            keys.forEach(k -> k.interestOps(SelectionKey.OP_READ));
+            assertEquals(0, sel.selectNow(), "keys selected with nothing ready");
+            assertTrue(pollsRdma(sel), "RDMA keys with OP_READ are not polled");
+            keys.forEach(k -> k.interestOps(0));
+            sel.selectNow();
+            assertFalse(pollsRdma(sel), "RDMA keys whose interest was cleared are polled");
+            keys.forEach(k -> k.interestOps(SelectionKey.OP_READ));
+            sel.selectNow();
+            assertTrue(pollsRdma(sel), "RDMA keys whose interest was set again are not polled");
+
+            // the first key, cancelled while the selector waits, is the
+            // place the last one moves to; the last then becomes readable
+            SelectionKey first = keys.get(0), last = keys.get(n - 1);
+            AtomicReference<Object> outcome = new AtomicReference<>();
+            Thread t = selecting(sel, false, outcome);
+            RdmaTestLib.awaitFrame(t, "RdmaNet", "pollArray0");
+            first.cancel();
+            pairs.get(n - 1)[1].write(ByteBuffer.wrap(new byte[] { (byte) (n - 1) }));
+            assertTrue(t.join(java.time.Duration.ofMillis(WAIT_MILLIS)), "data did not end select");
+            assertEquals(1, outcome.get(), "keys selected when the last became readable");
+            assertEquals(Set.of(last), sel.selectedKeys(), "the keys selected");
+            sel.selectedKeys().clear();
+
+            // every other peer writes its number: each key is selected, once
+            for (int i = 1; i < n - 1; i++)
+                pairs.get(i)[1].write(ByteBuffer.wrap(new byte[] { (byte) i }));
+            Set<Object> selected = new java.util.HashSet<>();
+            long deadline = System.nanoTime() + WAIT_MILLIS * 1_000_000;
+            while (selected.size() < n - 1 && System.nanoTime() < deadline) {
+                sel.select(key -> {
+                    ByteBuffer one = ByteBuffer.allocate(1);
+                    try {
+                        assertEquals(1, ((SocketChannel) key.channel()).read(one), "byte read");
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    assertEquals((byte) (int) (Integer) key.attachment(), one.get(0), "the byte of key "
+                            + key.attachment());
+                    assertTrue(selected.add(key.attachment()), "key " + key.attachment() + " selected twice");
+                }, WAIT_MILLIS);
+            }
+            assertEquals(n - 1, selected.size(), "keys selected and read: " + selected);
+            RdmaTestLib.log("  " + n + " keys: each selected once with its byte; the cancel lost no event");
+        } finally {
+            for (SocketChannel[] pair : pairs) {
+                pair[0].close();
+                pair[1].close();
+            }
+        }
+    }
+
     static Thread selecting(Selector sel, boolean virtual, AtomicReference<Object> outcome) {
         outcome.set(null);
         Runnable r = () -> {
@@ -351,16 +438,14 @@ public class RdmaDefaultSelector {
             tcp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).configureBlocking(false);
             client.configureBlocking(false);
             int rounds = 2_000;
-            int before = 0;
+            int before = RdmaTestLib.fdCount();
             for (int i = 0; i < rounds; i++) {
                 Selector sel = Selector.open();
                 client.register(sel, SelectionKey.OP_READ);
                 tcp.register(sel, SelectionKey.OP_ACCEPT);
                 sel.selectNow();
-                if (i == 0) {
+                if (i == 0)
                     assertTrue(pollsRdma(sel), "the selector does not poll RDMA");
-                    before = RdmaTestLib.fdCount();
-                }
                 sel.close();
             }
             int after = RdmaTestLib.fdCount();
@@ -379,26 +464,43 @@ public class RdmaDefaultSelector {
     }
 
     /**
-     * The number of the system call the named platform thread is blocked
-     * in, once /proc shows it blocked rather than running.
+     * Waits until /proc shows the named platform thread in one of the
+     * expected system calls three readings in a row (a selecting thread may
+     * pass through others, and is "running" or in no call between them),
+     * and returns it; fails with the readings seen if that does not happen
+     * within WAIT_MILLIS.
      */
-    static int blockedCall(String name) throws Exception {
+    static int awaitBlockedIn(String name, Set<Integer> expected) throws Exception {
         long deadline = System.nanoTime() + WAIT_MILLIS * 1_000_000;
-        String last = "none";
+        Map<String, Integer> seen = new TreeMap<>();
+        int inARow = 0;
         while (System.nanoTime() < deadline) {
-            try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-                for (Path task : tasks.toList()) {
-                    if (!Files.readString(task.resolve("comm")).strip().equals(name))
-                        continue;
-                    last = Files.readString(task.resolve("syscall")).strip();
-                    if (!last.equals("running"))
-                        return Integer.parseInt(last.split(" ")[0]);
-                }
-            } catch (IOException e) {
-                // a task that ended while listed
+            String call = currentCall(name);
+            if (call != null) {
+                seen.merge(call, 1, Integer::sum);
+                int n = call.matches("\\d+") ? Integer.parseInt(call) : -1;
+                inARow = expected.contains(n) ? inARow + 1 : 0;
+                if (inARow == 3)
+                    return n;
             }
-            Thread.onSpinWait();
+            Thread.sleep(1);
         }
-        throw new AssertionError("thread " + name + " never seen blocked (last: " + last + ")");
+        throw new AssertionError("thread " + name + " not seen in system call " + expected
+                + " three readings in a row; readings: " + seen);
+    }
+
+    /** The first field of /proc's syscall file of the named task, or null if there is none. */
+    static String currentCall(String name) throws IOException {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    if (Files.readString(task.resolve("comm")).strip().equals(name))
+                        return Files.readString(task.resolve("syscall")).strip().split(" ")[0];
+                } catch (IOException e) {
+                    // a task that ended while listed
+                }
+            }
+        }
+        return null;
     }
 }

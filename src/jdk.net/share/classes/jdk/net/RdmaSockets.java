@@ -164,20 +164,26 @@ import java.util.Objects;
  *
  * <h2>Selectors</h2>
  * An RDMA channel can be registered with a selector from
- * {@link #openSelector()} and with a selector of the default provider
- * ({@link Selector#open()}), so a framework's event loop that opens its
- * selectors the ordinary way can serve RDMA channels that a program hands
- * it, beside TCP channels. The kernel's {@code epoll} cannot see an RDMA
- * socket; a default selector waits in {@code epoll} as on any JDK, except
- * while it has an RDMA channel registered with a non-empty interest set:
- * then it waits in {@code rpoll}, on its RDMA channels and on the
- * {@code epoll} instance that holds its other channels. So a selector that
- * never holds an RDMA channel costs what it does on any JDK, and one that
- * holds RDMA channels adds the cost of {@code rpoll} (its short check for
- * ready RDMA sockets before it sleeps) to every selection. With a rules
- * file that can switch sockets ({@code jdk.net.rdma.conf}),
- * {@link Selector#open()} gives a selector that waits in {@code rpoll} on
- * all its channels from the start.
+ * {@link #openSelector()} and, on Linux, with a selector of the platform's
+ * default provider ({@link Selector#open()}, unless the system property
+ * {@code java.nio.channels.spi.SelectorProvider} names another), so a
+ * framework's event loop that opens its selectors the ordinary way can
+ * serve RDMA channels that a program hands it, beside TCP channels. The
+ * kernel's {@code epoll} cannot see an RDMA socket; a default selector
+ * waits in {@code epoll} as on any JDK, except while it has an RDMA channel
+ * registered with a non-empty interest set: then it waits in {@code rpoll},
+ * on its RDMA channels and on the {@code epoll} instance that holds its
+ * other channels. So a selector that never holds an RDMA channel costs what
+ * it does on any JDK. One that holds RDMA channels adds to every selection
+ * the cost of {@code rpoll} (its short check for ready RDMA sockets before
+ * it sleeps) and, while the process has an RDMA server socket or a connect
+ * under way, a wake-up every 10 ms to look for new connections. Closing a
+ * connected RDMA channel may wait, up to 2 seconds when the peer does not
+ * read, in the thread that closes it, which in a framework is often the
+ * thread that selects for its other channels too. With a rules file that
+ * can switch sockets ({@code jdk.net.rdma.conf}), {@link Selector#open()}
+ * gives a selector that waits in {@code rpoll} on all its channels from the
+ * start.
  *
  * @since rdio 1
  */

@@ -26,7 +26,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
-import java.nio.channels.spi.SelectorProvider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -43,6 +42,7 @@ import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoop;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
@@ -65,7 +65,7 @@ import jdk.net.RdmaSockets;
  * loopback, then CONNECTIONS clients of each kind, each sending SIZE
  * random bytes and checking every byte of the echo. Prints
  *
- *   verified RDMA N x SIZE, TCP N x SIZE, selector provider P
+ *   verified RDMA N x SIZE, TCP N x SIZE, selector provider CLASS
  *
  * and exits 0; exits 1 at a wrong byte, an error, or after -Dtimeout
  * seconds (default 120).
@@ -98,17 +98,19 @@ public class NettyRdmaChannels {
                         : NioSocketChannel::new;
                 echoes.add(client(group, factory, (rdma ? rdmaServer : tcpServer).localAddress(), bytes));
             }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeout);
             for (int i = 0; i < echoes.size(); i++) {
-                byte[] got = echoes.get(i).get(timeout, TimeUnit.SECONDS);
+                byte[] got = echoes.get(i).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
                 if (!Arrays.equals(sent.get(i), got))
                     throw new AssertionError((i < connections ? "RDMA" : "TCP") + " connection " + i
                             + ": the echo differs");
             }
             rdmaServer.close().sync();
             tcpServer.close().sync();
+            // the provider whose selectors the group's loops opened
             System.out.println("verified RDMA " + connections + " x " + size + ", TCP " + connections
                     + " x " + size + ", selector provider "
-                    + SelectorProvider.provider().getClass().getName());
+                    + ((NioEventLoop) group.next()).selectorProvider().getClass().getName());
         } catch (Throwable e) {
             e.printStackTrace();
             System.exit(1);

@@ -42,9 +42,9 @@ import java.nio.channels.spi.SelectorProvider;
  * {@link SocketOps}, and its selector is the poll selector with the
  * library's own {@link #poll}. Its selectors take no other provider's
  * channels (IllegalSelectorException), and its channels can be registered
- * only with its own selectors and with the platform's default selectors,
- * which wait in {@link #poll} once they hold one (SocketOpsPollSet, and
- * the switch's selector). Datagram channels and pipes are not supported.
+ * only with its own selectors and with the default selectors of Linux (the
+ * epoll selector, which waits in {@link #poll} once it holds one, with
+ * SocketOpsPollSet, and the switch's selector). Datagram channels and pipes are not supported.
  */
 public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
     private final SocketOps ops;
@@ -130,7 +130,7 @@ public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
             boolean accepts(SelectorProvider other) {
                 // the switch polls with the library of the JDK's one
                 // provider of this kind (RDMA's), so it takes its channels
-                return true;
+                return other instanceof SocketOpsSelectorProvider || super.accepts(other);
             }
         };
     }
