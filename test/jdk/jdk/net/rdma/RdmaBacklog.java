@@ -207,10 +207,7 @@ public class RdmaBacklog {
                 assertTrue(peerOut.contains("client: EOF"), "the peer read EOF: " + peerOut);
                 System.out.println("accept closed a connection beyond the room");
             } finally {
-                for (Socket[] pair : pairs) {
-                    for (Socket s : pair)
-                        s.close();
-                }
+                close(pairs);
             }
 
             // Closing the other listeners gives their room back: connections
@@ -229,10 +226,7 @@ public class RdmaBacklog {
                 pairs.add(connect(none, room));
                 System.out.println("connect after a close: echoed");
             } finally {
-                for (Socket[] pair : pairs) {
-                    for (Socket s : pair)
-                        s.close();
-                }
+                close(pairs);
             }
             none.close();
 
@@ -247,10 +241,7 @@ public class RdmaBacklog {
                         pairs.add(connect(half.socket(), room + 3 + i));
                     refused(half.socket(), 1, room, room, 0);
                 } finally {
-                    for (Socket[] pair : pairs) {
-                        for (Socket s : pair)
-                            s.close();
-                    }
+                    close(pairs);
                 }
             }
             System.out.println("accepted sockets use their listener's room: " + room / 2 + " connections");
@@ -307,10 +298,7 @@ public class RdmaBacklog {
             pairs.add(connect(sscDefault.socket(), room + 2));
             System.out.println("the listeners with the default backlog accept: echoed");
             big.close();
-            for (Socket[] pair : pairs) {
-                for (Socket s : pair)
-                    s.close();
-            }
+            close(pairs);
             pairs.clear();
 
             // a listener with a backlog of half the room accepts past it
@@ -322,12 +310,17 @@ public class RdmaBacklog {
             System.out.println("a listener's accepted sockets past the room: echoed, " + (room / 2 + 1)
                     + " connections with a backlog of " + room / 2);
         } finally {
-            for (Socket[] pair : pairs) {
-                for (Socket s : pair)
-                    s.close();
-            }
+            close(pairs);
             for (AutoCloseable c : open)
                 c.close();
+        }
+    }
+
+    /** Closes both ends of every connection of pairs. */
+    static void close(List<Socket[]> pairs) throws IOException {
+        for (Socket[] pair : pairs) {
+            for (Socket s : pair)
+                s.close();
         }
     }
 

@@ -50,17 +50,29 @@ public class RdmaNetty {
         try (run) {
             // Netty's LoggingHandler says ACTIVE once the listener is bound
             run.startServer("] ACTIVE", 60, "-Dport=" + PORT, "io.netty.example.echo.EchoServer");
-            run.runClient(FrameworkRun.source("netty/NettyEchoClient.java"),
-                          run.server, "" + PORT, "" + CONNECTIONS, "" + REQUESTS, "" + SIZE)
-               .shouldContain("verified " + CONNECTIONS * REQUESTS + " requests of " + SIZE + " bytes");
+            echo(run, PORT, CONNECTIONS, REQUESTS, SIZE);
         }
+        checkRdma(run, CONNECTIONS, REQUESTS);
+    }
 
+    /**
+     * Runs netty/NettyEchoClient.java against the server on port, which
+     * must echo every byte of its connections' requests.
+     */
+    static void echo(FrameworkRun run, int port, int connections, int requests, int size) throws Exception {
+        run.runClient(FrameworkRun.source("netty/NettyEchoClient.java"),
+                      run.server, "" + port, "" + connections, "" + requests, "" + size)
+           .shouldContain("verified " + connections * requests + " requests of " + size + " bytes");
+    }
+
+    /** Checks, once the server has stopped, that the echo went over RDMA. */
+    static void checkRdma(FrameworkRun run, int connections, int requests) throws Exception {
         // The server's listener and each of the client's connections became RDMA sockets.
-        assertEquals((long) CONNECTIONS, run.checkListings(), "the client's connections in its listing");
+        assertEquals((long) connections, run.checkListings(), "the client's connections in its listing");
 
         // Every message and every echo crossed rxe0: at least one packet
         // each way, counted by the device (both ends share it).
-        long messages = 2L * CONNECTIONS * REQUESTS;
+        long messages = 2L * connections * requests;
         run.checkPackets(messages, messages + " messages");
     }
 }

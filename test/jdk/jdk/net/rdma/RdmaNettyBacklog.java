@@ -56,17 +56,8 @@ public class RdmaNettyBacklog {
             assertGreaterThan(backlog, FrameworkRun.ROOM, "Netty's default backlog (NetUtil.SOMAXCONN)"
                     + " is above the room, as on the guest's kernel (somaxconn 4096)");
 
-            run.runClient(FrameworkRun.source("netty/NettyEchoClient.java"),
-                          run.server, "" + PORT, "" + CONNECTIONS, "" + REQUESTS, "" + SIZE)
-               .shouldContain("verified " + CONNECTIONS * REQUESTS + " requests of " + SIZE + " bytes");
+            RdmaNetty.echo(run, PORT, CONNECTIONS, REQUESTS, SIZE);
         }
-
-        // The server's listener and each of the client's connections became RDMA sockets.
-        assertEquals((long) CONNECTIONS, run.checkListings(), "the client's connections in its listing");
-
-        // Every message and every echo crossed rxe0: at least one packet
-        // each way, counted by the device (both ends share it).
-        long messages = 2L * CONNECTIONS * REQUESTS;
-        run.checkPackets(messages, messages + " messages");
+        RdmaNetty.checkRdma(run, CONNECTIONS, REQUESTS);
     }
 }
