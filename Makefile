@@ -50,7 +50,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab profile-rdma review-diff check-headers check-portable clean dist-clean
+.PHONY: images assemble test test-rdio test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -128,6 +128,11 @@ bench-rdma-ab: $(BUILD)/config.mk
 
 bench-rdma-streams: $(BUILD)/config.mk
 	@$(SCRIPTS)/bench-rdma-streams.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+
+# TCP over loopback on JDK 25, the fork, and the fork with a rules file
+# that matches none of it, in the RDMA guest.
+bench-tcp-rules: $(BUILD)/config.mk
+	@$(SCRIPTS)/bench-tcp-rules.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 profile-rdma: $(BUILD)/config.mk
 	@$(SCRIPTS)/profile-rdma-pingpong.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)

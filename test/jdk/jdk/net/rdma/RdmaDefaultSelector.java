@@ -56,15 +56,11 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,7 +68,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 
 import jdk.net.RdmaSockets;
 import jdk.test.lib.Utils;
@@ -83,10 +78,6 @@ public class RdmaDefaultSelector {
     static final int CLIENTS = 6;               // of each kind
     static final int SIZE = 256 * 1024;         // echoed by each client
     static final long WAIT_MILLIS = Utils.adjustTimeout(10_000);
-    static final boolean X86_64 = System.getProperty("os.arch").equals("amd64");
-    // x86-64 system calls a thread blocked in select can be in
-    static final Set<Integer> EPOLL_CALLS = Set.of(232, 281, 441);  // epoll_wait, epoll_pwait, epoll_pwait2
-    static final Set<Integer> POLL_CALLS = Set.of(7, 271);          // poll, ppoll
     static final AtomicInteger SELECTING_THREADS = new AtomicInteger();
 
     static final Field FOREIGN_KEYS;
@@ -185,9 +176,9 @@ public class RdmaDefaultSelector {
         }
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
         try {
-            if (!virtual && X86_64) {
+            if (!virtual && RdmaTestLib.X86_64) {
                 // blocked with nothing to do yet: the call it waits in
-                int call = awaitBlockedIn(name, rdma ? POLL_CALLS : EPOLL_CALLS);
+                int call = RdmaTestLib.awaitBlockedIn(name, rdma ? RdmaTestLib.POLL_CALLS : RdmaTestLib.EPOLL_CALLS);
                 RdmaTestLib.log("  the selecting thread waits in system call " + call);
             }
             List<Future<byte[]>> results = new ArrayList<>();
@@ -461,46 +452,5 @@ public class RdmaDefaultSelector {
         synchronized (sel) {
             return FOREIGN_KEYS.get(sel) != null;
         }
-    }
-
-    /**
-     * Waits until /proc shows the named platform thread in one of the
-     * expected system calls three readings in a row (a selecting thread may
-     * pass through others, and is "running" or in no call between them),
-     * and returns it; fails with the readings seen if that does not happen
-     * within WAIT_MILLIS.
-     */
-    static int awaitBlockedIn(String name, Set<Integer> expected) throws Exception {
-        long deadline = System.nanoTime() + WAIT_MILLIS * 1_000_000;
-        Map<String, Integer> seen = new TreeMap<>();
-        int inARow = 0;
-        while (System.nanoTime() < deadline) {
-            String call = currentCall(name);
-            if (call != null) {
-                seen.merge(call, 1, Integer::sum);
-                int n = call.matches("\\d+") ? Integer.parseInt(call) : -1;
-                inARow = expected.contains(n) ? inARow + 1 : 0;
-                if (inARow == 3)
-                    return n;
-            }
-            Thread.sleep(1);
-        }
-        throw new AssertionError("thread " + name + " not seen in system call " + expected
-                + " three readings in a row; readings: " + seen);
-    }
-
-    /** The first field of /proc's syscall file of the named task, or null if there is none. */
-    static String currentCall(String name) throws IOException {
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (Path task : tasks.toList()) {
-                try {
-                    if (Files.readString(task.resolve("comm")).strip().equals(name))
-                        return Files.readString(task.resolve("syscall")).strip().split(" ")[0];
-                } catch (IOException e) {
-                    // a task that ended while listed
-                }
-            }
-        }
-        return null;
     }
 }

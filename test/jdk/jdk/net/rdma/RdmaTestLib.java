@@ -37,10 +37,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import jdk.net.RdmaSocketOptions;
 import jdk.net.Sockets;
@@ -490,4 +494,50 @@ public final class RdmaTestLib {
     }
 
     public record Case(String name, Utils.ThrowingRunnable body) { }
+
+    static final boolean X86_64 = System.getProperty("os.arch").equals("amd64");
+    // x86-64 system calls a thread blocked in select can be in
+    static final Set<Integer> EPOLL_CALLS = Set.of(232, 281, 441);  // epoll_wait, epoll_pwait, epoll_pwait2
+    static final Set<Integer> POLL_CALLS = Set.of(7, 271);          // poll, ppoll
+
+    /**
+     * Waits until /proc shows the named platform thread in one of the
+     * expected system calls three readings in a row (a selecting thread may
+     * pass through others, and is "running" or in no call between them),
+     * and returns it; fails with the readings seen if that does not happen
+     * within REACH_MILLIS.
+     */
+    static int awaitBlockedIn(String name, Set<Integer> expected) throws Exception {
+        long deadline = System.nanoTime() + REACH_MILLIS * 1_000_000;
+        Map<String, Integer> seen = new TreeMap<>();
+        int inARow = 0;
+        while (System.nanoTime() < deadline) {
+            String call = currentCall(name);
+            if (call != null) {
+                seen.merge(call, 1, Integer::sum);
+                int n = call.matches("\\d+") ? Integer.parseInt(call) : -1;
+                inARow = expected.contains(n) ? inARow + 1 : 0;
+                if (inARow == 3)
+                    return n;
+            }
+            Thread.sleep(1);
+        }
+        throw new AssertionError("thread " + name + " not seen in system call " + expected
+                + " three readings in a row; readings: " + seen);
+    }
+
+    /** The first field of /proc's syscall file of the named task, or null if there is none. */
+    static String currentCall(String name) throws IOException {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    if (Files.readString(task.resolve("comm")).strip().equals(name))
+                        return Files.readString(task.resolve("syscall")).strip().split(" ")[0];
+                } catch (IOException e) {
+                    // a task that ended while listed
+                }
+            }
+        }
+        return null;
+    }
 }

@@ -28,7 +28,9 @@
  *          connect when a rule matches, and stay TCP when none does; the
  *          default selector serves both at once; options set before the
  *          switch carry over; a channel registered with a selector before
- *          the switch is switched too; -Djdk.net.rdma.debug lists every
+ *          the switch is switched too, and a TCP channel that takes the
+ *          closed socket's number is selected as itself; a selector with
+ *          only TCP keys waits in epoll; -Djdk.net.rdma.debug lists every
  *          switch; and
  *          a bad rules file makes bind, connect and Selector.open (of
  *          channels and of classic sockets) fail with
@@ -48,6 +50,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.NetworkChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -58,7 +61,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import jdk.net.RdmaSocketOptions;
 import jdk.test.lib.process.OutputAnalyzer;
@@ -149,7 +156,8 @@ public class RdmaTransparent {
             } else {
                 for (Case c : List.<Case>of(App::rdmaEcho, App::tcpStaysTcp, App::portRange,
                                             App::mixedSelector, App::classicBothKinds,
-                                            App::registeredBeforeSwitch,
+                                            App::registeredBeforeSwitch, App::numberTakenAfterSwitch,
+                                            App::tcpKeysInEpoll,
                                             App::virtualThread, App::socketAdaptor)) {
                     c.run();
                 }
@@ -380,6 +388,115 @@ public class RdmaTransparent {
                                    "bytes back over RDMA, round " + round);
                     }
                 }
+            }
+        }
+
+        // A switch closes the channel's kernel socket, whose number the
+        // next socket opened takes: a TCP channel with that number, in the
+        // selector that held the switched channel's key, is selected as
+        // itself, and the switched key does not take its events.
+        static void numberTakenAfterSwitch() throws Exception {
+            try (Selector sel = Selector.open();
+                 ServerSocketChannel tcpL = ServerSocketChannel.open()
+                         .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+                for (int attempt = 1; ; attempt++) {
+                    Set<Integer> before = openFds();
+                    SocketChannel switched = SocketChannel.open();
+                    Set<Integer> opened = openFds();
+                    opened.removeAll(before);
+                    switched.configureBlocking(false);
+                    // registered with no interest, as Netty does: the
+                    // selector maps its number to the key all the same
+                    SelectionKey sk = switched.register(sel, 0, "switched");
+                    sel.selectNow();
+                    switched.bind(server(0));
+                    assertTrue(isRdma(switched), "bound to the RDMA address");
+                    Set<Integer> beforeTcp = openFds();
+                    SocketChannel tcp = SocketChannel.open(tcpL.getLocalAddress());
+                    Set<Integer> tcpFds = openFds();
+                    tcpFds.removeAll(beforeTcp);
+                    if (opened.size() != 1 || !opened.equals(tcpFds)) {
+                        // another thread of the JVM took the number first
+                        switched.close();
+                        tcp.close();
+                        tcpL.accept().close();
+                        assertTrue(attempt < 5, "the number of the switched socket, " + opened
+                                + ", was not taken by the next socket, " + tcpFds + ", in 5 attempts");
+                        continue;
+                    }
+                    try (switched; tcp; SocketChannel peer = tcpL.accept()) {
+                        tcp.configureBlocking(false);
+                        SelectionKey tk = tcp.register(sel, SelectionKey.OP_READ, "tcp");
+                        byte[] msg = RdmaTestLib.message(1000, 11);
+                        RdmaTestLib.writeFully(peer, ByteBuffer.wrap(msg));
+                        ByteBuffer in = ByteBuffer.allocate(msg.length);
+                        long deadline = System.nanoTime() + 5_000_000_000L;
+                        while (in.hasRemaining() && System.nanoTime() < deadline) {
+                            sel.select(1000);
+                            assertFalse(sel.selectedKeys().contains(sk), "the switched key was selected");
+                            if (tk.isReadable())
+                                assertTrue(tcp.read(in) >= 0, "EOF");
+                            sel.selectedKeys().clear();
+                        }
+                        assertTrue(Arrays.equals(msg, in.array()),
+                                   "bytes read through the selector on number " + tcpFds);
+                        System.out.println("number " + tcpFds + " taken, attempt " + attempt);
+                    }
+                    return;
+                }
+            }
+        }
+
+        static Set<Integer> openFds() throws IOException {
+            try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+                return fds.map(f -> Integer.valueOf(f.getFileName().toString()))
+                          .collect(Collectors.toCollection(TreeSet::new));
+            }
+        }
+
+        // A selector whose keys are all TCP waits in epoll, at JDK 25's
+        // cost, though a rules file is in use; a switched channel's key
+        // makes it wait in rpoll (poll) until that key is cancelled.
+        static void tcpKeysInEpoll() throws Exception {
+            if (!RdmaTestLib.X86_64)
+                return;     // the system call numbers are x86-64's
+            try (Selector sel = Selector.open();
+                 ServerSocketChannel tcpL = ServerSocketChannel.open()
+                         .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                 ServerSocketChannel rdmaL = ServerSocketChannel.open().bind(server(0))) {
+                assertTrue(isRdma(rdmaL) && !isRdma(tcpL), "listener kinds");
+                tcpL.configureBlocking(false);
+                rdmaL.configureBlocking(false);
+                tcpL.register(sel, SelectionKey.OP_ACCEPT);
+                AtomicReference<Throwable> failed = new AtomicReference<>();
+                String name = "tcp-epoll-sel";   // /proc shows 15 characters
+                Thread selecting = new Thread(() -> {
+                    try {
+                        while (sel.isOpen()) {
+                            sel.select();
+                            sel.selectedKeys().clear();
+                        }
+                    } catch (ClosedSelectorException e) {
+                        // closed between isOpen and select: done
+                    } catch (Throwable e) {
+                        failed.set(e);
+                    }
+                }, name);
+                selecting.start();
+                try {
+                    RdmaTestLib.awaitBlockedIn(name, RdmaTestLib.EPOLL_CALLS);
+                    SelectionKey rk = rdmaL.register(sel, SelectionKey.OP_ACCEPT);
+                    sel.wakeup();
+                    RdmaTestLib.awaitBlockedIn(name, RdmaTestLib.POLL_CALLS);
+                    rk.cancel();
+                    sel.wakeup();
+                    RdmaTestLib.awaitBlockedIn(name, RdmaTestLib.EPOLL_CALLS);
+                } finally {
+                    sel.close();
+                    selecting.join(5000);
+                }
+                assertFalse(selecting.isAlive(), "selecting thread still running after close");
+                assertNull(failed.get(), "select failed: " + failed.get());
             }
         }
 

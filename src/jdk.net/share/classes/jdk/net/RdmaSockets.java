@@ -180,10 +180,10 @@ import java.util.Objects;
  * under way, a wake-up every 10 ms to look for new connections. Closing a
  * connected RDMA channel may wait, up to 2 seconds when the peer does not
  * read, in the thread that closes it, which in a framework is often the
- * thread that selects for its other channels too. With a rules file that
- * can switch sockets ({@code jdk.net.rdma.conf}), {@link Selector#open()}
- * gives a selector that waits in {@code rpoll} on all its channels from the
- * start.
+ * thread that selects for its other channels too. The channels that a
+ * rules file ({@code jdk.net.rdma.conf}) turns into RDMA channels are
+ * RDMA channels here too: a selector waits in {@code rpoll} while it holds
+ * one, and in {@code epoll} otherwise, whatever the file says.
  *
  * @since rdio 1
  */

@@ -36,8 +36,9 @@ import jdk.internal.misc.Unsafe;
 
 /**
  * The keys of an epoll selector whose channels are the sockets of another
- * library ({@link SocketOpsSelectorProvider}, RDMA's rsockets), which epoll
- * cannot see. Their library's poll takes a mix of its own sockets and
+ * library (RDMA's rsockets, in channels of a {@link
+ * SocketOpsSelectorProvider} or switched by a {@link SocketOpsSwitch}
+ * rule), which epoll cannot see. Their library's poll takes a mix of its own sockets and
  * kernel descriptors, so while the selector polls such a key for some
  * interest it waits in that poll, on these keys and on the epoll
  * descriptor itself, which is readable when a kernel socket of the
@@ -55,15 +56,15 @@ final class SocketOpsPollSet {
     private static final int SIZE_POLLFD = 8;   // int fd; short events; short revents
     private static final int GROWTH = 16;
 
-    private final SocketOpsSelectorProvider provider;
+    private final SocketOps ops;
     private final List<SelectionKeyImpl> keys = new ArrayList<>();
     private AllocatedNativeObject array;
     private int capacity;
     // whether the last poll's revents are to be processed
     private boolean polled;
 
-    private SocketOpsPollSet(SocketOpsSelectorProvider provider, int epfd) {
-        this.provider = provider;
+    private SocketOpsPollSet(SocketOps ops, int epfd) {
+        this.ops = ops;
         this.capacity = GROWTH;
         this.array = new AllocatedNativeObject(capacity * SIZE_POLLFD, false);
         keys.add(null);
@@ -71,11 +72,22 @@ final class SocketOpsPollSet {
     }
 
     /**
-     * Tells whether a key's channel belongs to another library, and so to
-     * a set of this kind rather than to epoll.
+     * Tells whether a key's channel is a socket of another library (opened
+     * with a {@link SocketOpsSelectorProvider}, or switched to it by a
+     * {@link SocketOpsSwitch} rule), and so belongs to a set of this kind
+     * rather than to epoll.
      */
     static boolean isForeign(SelectionKeyImpl ski) {
-        return ski.channel().provider() instanceof SocketOpsSelectorProvider;
+        return ops(ski) != SocketOps.platform();
+    }
+
+    // the ops of the key's channel
+    private static SocketOps ops(SelectionKeyImpl ski) {
+        if (ski.channel() instanceof SocketChannelImpl sc)
+            return sc.socketOps();
+        if (ski.channel() instanceof ServerSocketChannelImpl ssc)
+            return ssc.socketOps();
+        return SocketOps.platform();
     }
 
     /**
@@ -93,9 +105,9 @@ final class SocketOpsPollSet {
         if (events == 0)
             return remove(set, ski);
         if (set == null)
-            set = new SocketOpsPollSet((SocketOpsSelectorProvider) ski.channel().provider(), epfd);
-        // the JDK has one provider of this kind (RDMA's)
-        assert ski.channel().provider() == set.provider;
+            set = new SocketOpsPollSet(ops(ski), epfd);
+        // the JDK has one library of this kind (RDMA's rsockets)
+        assert ops(ski) == set.ops;
         int i = ski.getIndex();
         if (i == 0) {
             if (set.keys.size() == set.capacity)
@@ -153,7 +165,7 @@ final class SocketOpsPollSet {
         int n;
         boolean attempted = Blocker.begin(timeout != 0);
         try {
-            n = provider.poll(array.address(), keys.size(), timeout);
+            n = ops.poll(array.address(), keys.size(), timeout);
         } finally {
             Blocker.end(attempted);
         }

@@ -173,6 +173,18 @@ public abstract class SocketOps {
      */
     public abstract void stopPoll(int fdVal, int event, long thread);
 
+    /**
+     * poll(2) on an array of struct pollfd that may hold both sockets of
+     * these ops and kernel descriptors, for the selectors that their
+     * channels register with. The platform's ops have none: epoll sees
+     * their sockets.
+     *
+     * @throws UnsupportedOperationException for the platform's ops
+     */
+    public int poll(long pollAddress, int numfds, int timeout) throws IOException {
+        throw new UnsupportedOperationException("the platform's sockets are polled by the selector");
+    }
+
     // -- Data and close, through the channel's NativeDispatcher
 
     public abstract int read(FileDescriptor fd, long address, int len) throws IOException;

@@ -52,8 +52,10 @@ import java.util.function.Consumer;
  * and before the connect of an unbound socket. A switch that matches
  * replaces the socket that the channel's file descriptor holds, and
  * returns the ops the channel is to use from then on. The platform's
- * default selectors then must see both kinds of socket: they poll through
- * {@link #poll}, unless no socket can be switched ({@link #canSwitch}).
+ * default selector polls a switched channel as it polls a channel of
+ * those ops opened explicitly (SocketOpsPollSet on Linux), so both kinds
+ * of socket mix in one selector, and a selector that holds no such key
+ * waits as the platform's own does, at its cost.
  * The platform's SocketImpl, which has no ops to swap,
  * asks {@link #switches} first and continues as a switched channel's
  * adaptor ({@code java.net.SwitchingSocketImpl}).
@@ -61,8 +63,8 @@ import java.util.function.Consumer;
  * <p> A channel may be registered with selectors before it is bound or
  * connected (Netty registers every channel first). The number of its
  * descriptor changes with the switch, so the channel then resets its keys
- * ({@link #resetKeys}): a poll selector takes the new number the next time
- * it selects.
+ * ({@link #resetKeys}): a selector drops the old number, which was closed,
+ * and polls the new one the next time it selects.
  */
 public abstract class SocketOpsSwitch {
 
@@ -127,6 +129,16 @@ public abstract class SocketOpsSwitch {
     }
 
     /**
+     * Called when the platform's default provider opens a selector: throws
+     * as {@link #check} if there is a switch.
+     */
+    public static void checkSelectorOpen() throws SocketException {
+        SocketOpsSwitch sw = get();
+        if (sw != null)
+            sw.check();
+    }
+
+    /**
      * Throws the reason the rules cannot be used at all (a malformed or
      * unreadable file), if there is one. Every bind, connect and selector
      * open throws it then: a program that asked for RDMA never runs on TCP
@@ -136,14 +148,6 @@ public abstract class SocketOpsSwitch {
      * that a rule matches, and the rest stay platform sockets.
      */
     public abstract void check() throws SocketException;
-
-    /**
-     * Tells whether a socket may ever be switched; if not (no rules, or no
-     * RDMA device to serve them), the platform's default selectors are its
-     * own and need not poll through {@link #poll}. Meaningful only once
-     * {@link #check} has passed.
-     */
-    public abstract boolean canSwitch();
 
     /**
      * Called before a platform socket is bound.
@@ -239,12 +243,6 @@ public abstract class SocketOpsSwitch {
         }
     }
 
-    /**
-     * poll(2) on an array of struct pollfd that holds platform sockets and
-     * switched ones, for the platform's default selectors.
-     */
-    public abstract int poll(long pollAddress, int numfds, int timeout) throws IOException;
-
     /** The switch of a JDK that has no rules to load: it always fails. */
     private static final class Unusable extends SocketOpsSwitch {
         private final String reason;
@@ -256,11 +254,6 @@ public abstract class SocketOpsSwitch {
         @Override
         public void check() throws SocketException {
             throw new SocketException(reason);
-        }
-
-        @Override
-        public boolean canSwitch() {
-            return false;
         }
 
         @Override
@@ -279,11 +272,6 @@ public abstract class SocketOpsSwitch {
 
         @Override
         public String rule(boolean bind, InetAddress addr, int port) throws SocketException {
-            throw new SocketException(reason);
-        }
-
-        @Override
-        public int poll(long pollAddress, int numfds, int timeout) throws IOException {
             throw new SocketException(reason);
         }
     }

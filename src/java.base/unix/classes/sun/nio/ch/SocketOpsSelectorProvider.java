@@ -34,17 +34,16 @@ import java.nio.channels.Pipe;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.AbstractSelector;
-import java.nio.channels.spi.SelectorProvider;
 
 /**
  * A SelectorProvider for a socket library other than the kernel's: its
  * stream-socket channels make their OS calls through a given
  * {@link SocketOps}, and its selector is the poll selector with the
- * library's own {@link #poll}. Its selectors take no other provider's
- * channels (IllegalSelectorException), and its channels can be registered
- * only with its own selectors and with the default selectors of Linux (the
- * epoll selector, which waits in {@link #poll} once it holds one, with
- * SocketOpsPollSet, and the switch's selector). Datagram channels and pipes are not supported.
+ * library's own {@link SocketOps#poll poll}. Its selectors take no other
+ * provider's channels (IllegalSelectorException), and its channels can be
+ * registered only with its own selectors and with the default selector of
+ * Linux, the epoll selector, which polls them with SocketOpsPollSet.
+ * Datagram channels and pipes are not supported.
  */
 public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
     private final SocketOps ops;
@@ -52,12 +51,6 @@ public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
     protected SocketOpsSelectorProvider(SocketOps ops) {
         this.ops = ops;
     }
-
-    /**
-     * poll(2) on an array of struct pollfd of the library's sockets, for
-     * the selector.
-     */
-    protected abstract int poll(long pollAddress, int numfds, int timeout) throws IOException;
 
     @Override
     final boolean isExclusive() {
@@ -98,39 +91,7 @@ public abstract class SocketOpsSelectorProvider extends SelectorProviderImpl {
         return new PollSelectorImpl(this) {
             @Override
             int implPoll(long pollAddress, int numfds, int timeout) throws IOException {
-                return SocketOpsSelectorProvider.this.poll(pollAddress, numfds, timeout);
-            }
-        };
-    }
-
-    /**
-     * Opens a selector for the platform's default provider that polls
-     * through the {@link SocketOpsSwitch}, so that it sees the sockets the
-     * switch made, and the channels of this kind of provider, as well as
-     * the kernel's; or returns null if there is no
-     * switch, or one that never switches a socket (then the provider opens
-     * its own kind of selector).
-     *
-     * @throws java.net.SocketException if the switch cannot be used
-     */
-    static AbstractSelector openSwitchSelector(SelectorProvider provider) throws IOException {
-        SocketOpsSwitch sw = SocketOpsSwitch.get();
-        if (sw == null)
-            return null;
-        sw.check();
-        if (!sw.canSwitch())
-            return null;
-        return new PollSelectorImpl(provider) {
-            @Override
-            int implPoll(long pollAddress, int numfds, int timeout) throws IOException {
-                return sw.poll(pollAddress, numfds, timeout);
-            }
-
-            @Override
-            boolean accepts(SelectorProvider other) {
-                // the switch polls with the library of the JDK's one
-                // provider of this kind (RDMA's), so it takes its channels
-                return other instanceof SocketOpsSelectorProvider || super.accepts(other);
+                return ops.poll(pollAddress, numfds, timeout);
             }
         };
     }

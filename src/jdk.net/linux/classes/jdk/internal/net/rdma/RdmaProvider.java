@@ -25,7 +25,6 @@
 
 package jdk.internal.net.rdma;
 
-import java.io.IOException;
 import java.nio.channels.spi.SelectorProvider;
 
 import sun.nio.ch.SocketOpsSelectorProvider;
@@ -51,11 +50,6 @@ public final class RdmaProvider extends SocketOpsSelectorProvider {
     /** The ops of the provider's channels, which the rules file's switched channels share. */
     static RdmaSocketOps ops() {
         return Holder.PROVIDER.ops;
-    }
-
-    @Override
-    protected int poll(long pollAddress, int numfds, int timeout) throws IOException {
-        return ops.poll(pollAddress, numfds, timeout);
     }
 
     /**

@@ -343,11 +343,6 @@ public final class RdmaRules extends SocketOpsSwitch {
             throw new SocketException(error);
     }
 
-    @Override
-    public boolean canSwitch() {
-        return error == null && unavailable == null && !rules.isEmpty();
-    }
-
     // The rule that matches, or null; throws if RDMA cannot serve it.
     private Rule match(boolean bind, InetAddress addr, int port) throws SocketException {
         check();
@@ -407,11 +402,5 @@ public final class RdmaRules extends SocketOpsSwitch {
     // a rule as messages name it: the file, the line and the rule
     private String name(Rule r) {
         return "-D" + CONF_PROPERTY + "=" + file + ", line " + r.line() + " (" + r.text() + ")";
-    }
-
-    @Override
-    public int poll(long pollAddress, int numfds, int timeout) throws IOException {
-        // only the selectors of a switch that canSwitch() poll here
-        return RdmaProvider.ops().poll(pollAddress, numfds, timeout);
     }
 }

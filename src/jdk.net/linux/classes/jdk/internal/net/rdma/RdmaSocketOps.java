@@ -990,9 +990,11 @@ final class RdmaSocketOps extends SocketOps {
         Reference.reachabilityFence(fd);
     }
 
-    // -- the selector's poll (RdmaProvider)
+    // -- the selectors' poll: RdmaProvider's, and the default selectors'
+    // (SocketOpsPollSet) for explicit and switched channels
 
-    int poll(long pollAddress, int numfds, int timeout) throws IOException {
+    @Override
+    public int poll(long pollAddress, int numfds, int timeout) throws IOException {
         boolean recheck = !backlogs.isEmpty() || !connecting.isEmpty();
         return RdmaNet.pollArray0(pollAddress, numfds, timeout, recheck ? RECHECK_MILLIS : -1);
     }
