@@ -94,8 +94,11 @@ echo "$base_jdk" > "$out/guest/base-jdk"
     die "the run in the guest failed (see $out/guest/after.log)"
 
 # rsocket_pingpong's line: "pingpong tcp block size SIZE rounds N p50 X p90 Y p99 Z ..."
-awk "$(cat "$RDIO_TOP/make/scripts/stats.awk")"'
-    FILENAME ~ /pingpong\.txt$/ { z = $5; add("C pingPong " z " p50", $9); add("C pingPong " z " p90", $11); add("C pingPong " z " p99", $13); next }
+awk -F, "$(cat "$RDIO_TOP/make/scripts/stats.awk")"'
+    FILENAME ~ /pingpong\.txt$/ {
+        split($0, f, " "); z = f[5]
+        add("C pingPong " z " p50", f[9]); add("C pingPong " z " p90", f[11]); add("C pingPong " z " p99", f[13]); next
+    }
     {
         bm = unq($col["Benchmark"]); sub(/.*SocketChannelLoopback\./, "", bm)
         z = unq($col["Param: size"]); if (z == "") z = unq($col["Param: idle"])
