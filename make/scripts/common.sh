@@ -93,11 +93,51 @@ debian_archive_uri() {
 # pinned version then still arrives, checked by its sha256 as always.
 #   pool_download SRC FILE DIR
 pool_download() {
-    local src=$1 file=$2 dir=$3 uri prefix
-    uri=$(debian_archive_uri) || return 1
-    case $src in lib?*) prefix=${src:0:4} ;; *) prefix=${src:0:1} ;; esac
-    curl -fsSL --retry 3 -o "$dir/$file.part" "${uri%/}/pool/main/$prefix/$src/$file" &&
+    local src=$1 file=$2 dir=$3 url
+    url=$(pool_url "$src" "$file") || return 1
+    curl -fsSL --retry 3 -o "$dir/$file.part" "$url" &&
         mv "$dir/$file.part" "$dir/$file" || { rm -f "$dir/$file.part"; return 1; }
+}
+
+# The URL of FILE of source package PACKAGE in the archive's pool.
+pool_url() {   # PACKAGE FILE
+    local uri prefix
+    uri=$(debian_archive_uri) || return 1
+    case $1 in lib?*) prefix=${1:0:4} ;; *) prefix=${1:0:1} ;; esac
+    echo "${uri%/}/pool/main/$prefix/$1/$2"
+}
+
+# Warns, on stderr, when the suite's index names a newer version of PACKAGE
+# than the pinned one, which then lives on only in the archive's pool (the
+# pinned one is still used: it was checked against its pinned checksum).
+# The private package list is refreshed at most once a day for this.  Any
+# failure (no network, no list) skips the check: it never stops a build.
+#   warn_if_superseded PACKAGE PINNED_DEBIAN_VERSION POOL_FILE
+warn_if_superseded() {
+    local pkg=$1 pinned=$2 file=$3 lists=$RDIO_CACHE/apt-$DEBIAN_SUITE/lists newest pool
+    if [ -z "$(find "$lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null)" ]; then
+        (suite_apt apt-get -qq update) >/dev/null 2>&1 || return 0
+    fi
+    newest=$( (suite_apt apt-cache showsrc "$pkg") 2>/dev/null |
+              sed -n 's/^Version: //p' | sort -V | tail -n 1) || return 0
+    [ -n "$newest" ] && [ "$newest" != "$pinned" ] || return 0
+    dpkg --compare-versions "$newest" gt "$pinned" 2>/dev/null || return 0
+    case $(pool_status "$pkg" "$file") in
+        200) pool="the archive's pool still serves $file" ;;
+        404) pool="the archive's pool no longer serves $file, so a machine without it in its cache cannot configure" ;;
+        *) pool="the archive's pool could not be asked for $file" ;;
+    esac
+    echo "$RDIO_PROG: warning: Debian $DEBIAN_SUITE now has $pkg $newest; this fork is pinned to $pinned" \
+         "(make/upstream.conf), and $pool. Move to the newer release: doc/building.md," \
+         "\"Moving to the next jdk25u update release\"." >&2
+}
+
+# Prints the HTTP status of FILE of source package PACKAGE in the archive's
+# pool (200, 404), or 000 if the pool cannot be reached.
+pool_status() {   # PACKAGE FILE
+    local url
+    url=$(pool_url "$1" "$2") || { echo 000; return 0; }
+    curl -sIL --retry 2 -o /dev/null -w '%{http_code}' "$url" || true
 }
 
 # Copies the files listed on stdin (paths relative to PRISTINE) that exist

@@ -66,6 +66,7 @@ if [ -z "$src" ] && [ ! -f "$tarball" ]; then
     rm -rf "$RDIO_CACHE/downloads/tmp"
 fi
 [ -f "$tarball" ] || die "upstream source $tarball does not exist"
+[ -n "$src" ] || warn_if_superseded "$DEBIAN_SOURCE_PACKAGE" "$DEBIAN_SOURCE_VERSION" "$UPSTREAM_TARBALL"
 
 sum=$(sha256_of "$tarball")
 [ "$sum" = "$UPSTREAM_SHA256" ] ||

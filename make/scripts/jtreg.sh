@@ -31,6 +31,7 @@
 
 root=$RDIO_CACHE/jtreg/$JTREG_DEBIAN_VERSION
 home=$root/usr/share/jtreg
+warn_if_superseded "$JTREG_PACKAGE" "$JTREG_DEBIAN_VERSION" "${JTREG_PACKAGE}_${JTREG_DEBIAN_VERSION}_all.deb"
 
 if [ ! -f "$root/.rdio-complete" ]; then
     rm -rf "$root" "$root.tmp"
