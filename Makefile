@@ -28,6 +28,7 @@
 #   make test TEST=...  upstream's test framework, e.g. TEST=jdk_nio
 #   make test-rdio      every jtreg test this fork adds; prints "N passed, N failed"
 #   make test-upstream  upstream's own tests of what the fork patches (java/nio/channels, java/net sockets)
+#   make update-upstream VERSION=25.0.N+B  move the pin to another jdk25u update release (CHECK=1: no build)
 #   make test-rdma      only the RDMA group, in the Soft-RoCE QEMU guest
 #   make test-directio-fs  only the direct I/O tests, once per file system (as root)
 #   make bench          the fork's JMH benchmarks
@@ -51,7 +52,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-upstream test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-portable clean dist-clean
+.PHONY: images assemble test test-rdio test-upstream update-upstream test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -92,6 +93,13 @@ test-rdio: images
 # update of the pinned release must not lower its counts (doc/building.md).
 test-upstream: images
 	@$(SCRIPTS)/test-upstream.sh $(RDIO_CONF_DIR) $(RDIO_JTREG_HOME)
+
+# Moves make/upstream.conf and make/patches to another jdk25u update release,
+# then builds and tests it (doc/building.md).  It has no prerequisite: it
+# runs bash configure for the new release itself.
+update-upstream:
+	@$(if $(VERSION),,$(error usage: make update-upstream VERSION=25.0.N+B [DEBIAN_VERSION=...] [CHECK=1]))
+	@$(SCRIPTS)/update-upstream.sh $(if $(CHECK),--check) $(VERSION) $(DEBIAN_VERSION)
 
 test-rdma: images
 	@$(SCRIPTS)/rdma-guest.sh --jdk $(RDIO_CONF_DIR)/images/jdk --jtreg $(RDIO_JTREG_HOME) \

@@ -28,7 +28,7 @@
 # virtual-thread tests of blocking socket operations, and jdk/net/Sockets.
 # Tests the fork adds to these folders are left to make test-rdio.  Like
 # upstream's make test, it excludes the tests of upstream's ProblemList.txt
-# and gives the tests with native parts the test libraries, built here
+# and gives the tests with native parts their libraries, built here
 # first.  Prints each test that did not pass, then "N passed, N failed[, N
 # skipped]"; a skip (the test's own jtreg.SkippedException, e.g. no IPv6)
 # counts as a skip here, not a failure, as upstream counts it.  The
@@ -58,10 +58,14 @@ if [ "${#tests[@]}" = 0 ]; then
 fi
 [ "${#tests[@]}" -gt 0 ] || die "no upstream tests under ${groups[*]}"
 
-# The native libraries of upstream's tests (a few of these need one).
+# The native libraries of upstream's tests and of its test library (a few
+# of these tests load one), in the test image, where upstream's make test
+# finds them.  Two steps: the copy into the image lists the files when make
+# reads its makefiles.
 note "building the native libraries of upstream's jtreg tests"
-make -s -C "$conf" build-test-jdk-jtreg-native >/dev/null ||
-    die "cannot build the tests' native libraries (make -C $conf build-test-jdk-jtreg-native)"
+{ make -s -C "$conf" build-test-jdk-jtreg-native build-test-lib-native &&
+  make -s -C "$conf" test-image-jdk-jtreg-native test-image-lib-native; } >/dev/null ||
+    die "cannot build the tests' native libraries (make -C $conf test-image-jdk-jtreg-native test-image-lib-native)"
 
 out=$RDIO_BUILD/test-upstream
 mkdir -p "$out"
@@ -70,7 +74,7 @@ note "running ${#tests[@]} of upstream's jtreg tests on $jdk"
 set +e
 run_jtreg "$jdk" "$jtreg_home" "$out" \
     -exclude:"$RDIO_BUILD/src/test/jdk/ProblemList.txt" \
-    -nativepath:"$conf/support/test/jdk/jtreg/native/lib" \
+    -nativepath:"$conf/images/test/jdk/jtreg/native" \
     "${tests[@]}" > "$out/jtreg.log" 2>&1
 set -e
 status=0
