@@ -27,9 +27,9 @@
 # the socket classes and socket options the fork patches or hooks, with the
 # virtual-thread tests of blocking socket operations, and jdk/net/Sockets.
 # Tests the fork adds to these folders are left to make test-rdio.  Like
-# upstream's make test, it excludes the tests of upstream's ProblemList.txt
-# and gives the tests with native parts their libraries, built here
-# first.  Prints each test that did not pass, then "N passed, N failed[, N
+# upstream's make test, it runs no manual test (-automatic), excludes the
+# tests of upstream's ProblemList.txt, and gives the tests with native
+# parts their libraries, built here first.  Prints each test that did not pass, then "N passed, N failed[, N
 # skipped]"; a skip (the test's own jtreg.SkippedException, e.g. no IPv6)
 # counts as a skip here, not a failure, as upstream counts it.  The
 # counts of a run of the whole set are kept in the cache, per upstream
@@ -67,13 +67,16 @@ note "building the native libraries of upstream's jtreg tests"
   make -s -C "$conf" test-image-jdk-jtreg-native test-image-lib-native; } >/dev/null ||
     die "cannot build the tests' native libraries (make -C $conf test-image-jdk-jtreg-native test-image-lib-native)"
 
+# A run of chosen tests keeps its results apart, so that it never replaces
+# those of the last full run.
 out=$RDIO_BUILD/test-upstream
+[ "$#" = 0 ] || out=$out-selected
 mkdir -p "$out"
 rm -rf "$out/JTreport"
 note "running ${#tests[@]} of upstream's jtreg tests on $jdk"
 set +e
 run_jtreg "$jdk" "$jtreg_home" "$out" \
-    -exclude:"$RDIO_BUILD/src/test/jdk/ProblemList.txt" \
+    -automatic -exclude:"$RDIO_BUILD/src/test/jdk/ProblemList.txt" \
     -nativepath:"$conf/images/test/jdk/jtreg/native" \
     "${tests[@]}" > "$out/jtreg.log" 2>&1
 set -e
