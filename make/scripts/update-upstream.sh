@@ -65,10 +65,19 @@ mkdir -p "$work"
 
 # The pinned release's tree, to show what upstream changed under a patch
 # that no longer applies (none if the pool has dropped its tarball too).
-old_tree=$("$RDIO_TOP/make/scripts/fetch-upstream.sh" 2>"$work/old-tree.log") || {
-    old_tree=
-    note "the pinned $old_version cannot be fetched (see $work/old-tree.log): a failing hunk is shown without upstream's change"
-}
+# Run again after a patch was fixed, make/upstream.conf already names the
+# new release: the release before is then the one the last commit names.
+if [ "$old_version" = "$version" ] &&
+   committed=$(git -C "$RDIO_TOP" show HEAD:make/upstream.conf 2>/dev/null) &&
+   [ "$(sed -n 's/^UPSTREAM_VERSION=//p' <<<"$committed")" != "$version" ]; then
+    old_version=$(sed -n 's/^UPSTREAM_VERSION=//p' <<<"$committed")
+    old_tree=$RDIO_CACHE/upstream/$old_version-$(sed -n 's/^UPSTREAM_SHA256=\(.\{12\}\).*/\1/p' <<<"$committed")
+    [ -f "$old_tree/.rdio-pristine" ] || old_tree=
+else
+    old_tree=$("$RDIO_TOP/make/scripts/fetch-upstream.sh" 2>"$work/old-tree.log") || old_tree=
+fi
+[ -n "$old_tree" ] ||
+    note "the tree of $old_version is not at hand (see $work/old-tree.log): a failing hunk is shown without upstream's change"
 
 # 1. The Debian source package.
 if [ -z "$debian_version" ]; then
