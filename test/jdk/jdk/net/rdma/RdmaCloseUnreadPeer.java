@@ -53,6 +53,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -219,7 +220,7 @@ public class RdmaCloseUnreadPeer {
         try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel();
              Selector sel = Sockets.openRdmaSelector()) {
             ssc.bind(RdmaTestLib.anyPort());
-            int fds = RdmaTestLib.fdCount();
+            Map<Integer, String> fds = RdmaTestLib.openFds();
             SocketChannel c = Sockets.openRdmaSocketChannel();
             try (c; SocketChannel peer = connect(ssc, c)) {
                 long sent = fill(c);
@@ -234,19 +235,30 @@ public class RdmaCloseUnreadPeer {
             }
             // the socket, whose last sends waited for the peer, is freed
             // once the peer has taken them
-            awaitFdCount(fds);
+            awaitNoNewFds(fds);
         }
     }
 
-    /** Waits, for a few seconds at most, until fds descriptors are open. */
-    static void awaitFdCount(int fds) throws Exception {
+    /**
+     * Waits, for a few seconds at most, until every descriptor open is one
+     * of those in before.  Some of those may close meanwhile: the socket of
+     * an earlier case whose close ended its wait for the peer is freed in
+     * the background, when the peer lets it.
+     */
+    static void awaitNoNewFds(Map<Integer, String> before) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Utils.adjustTimeout(5_000));
-        int n;
-        while ((n = RdmaTestLib.fdCount()) != fds) {
+        Map<Integer, String> added;
+        while (!(added = newFds(before)).isEmpty()) {
             if (System.nanoTime() - deadline > 0)
-                fail(n + " descriptors open, not the " + fds + " open before the connection");
+                fail("descriptors open that were not before the connection: " + added);
             Thread.sleep(10);
         }
+    }
+
+    static Map<Integer, String> newFds(Map<Integer, String> before) throws IOException {
+        Map<Integer, String> now = RdmaTestLib.openFds();
+        now.entrySet().removeIf(e -> e.getValue().equals(before.get(e.getKey())));
+        return now;
     }
 
     static SocketChannel connect(ServerSocketChannel ssc, SocketChannel c) throws IOException {

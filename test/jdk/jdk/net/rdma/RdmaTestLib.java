@@ -197,6 +197,29 @@ public final class RdmaTestLib {
         }
     }
 
+    /**
+     * The open file descriptors of this process, by number, each with the
+     * target of its /proc/self/fd link; without the descriptor that lists
+     * them.
+     */
+    public static Map<Integer, String> openFds() throws IOException {
+        Path dir = Path.of("/proc/self/fd");
+        String listing = dir.toRealPath().toString();
+        Map<Integer, String> fds = new TreeMap<>();
+        try (var s = Files.list(dir)) {
+            for (Path fd : (Iterable<Path>) s::iterator) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (!target.equals(listing))
+                        fds.put(Integer.valueOf(fd.getFileName().toString()), target);
+                } catch (IOException e) {
+                    // closed meanwhile
+                }
+            }
+        }
+        return fds;
+    }
+
     /** A connected pair on the RDMA device: [0] the client, [1] the accepted channel. */
     public static SocketChannel[] pair() throws IOException {
         try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
