@@ -40,7 +40,6 @@ pristine=${1:?usage: assemble.sh PRISTINE_DIR}
 [ -f "$pristine/make/conf/version-numbers.conf" ] || die "$pristine is not an OpenJDK source tree"
 dst=$RDIO_BUILD/src
 state=$RDIO_BUILD/assemble
-series=$RDIO_TOP/make/patches/series
 mkdir -p "$state"
 
 # 1. The base tree: hard links to the pristine tree, made once per upstream.
@@ -67,19 +66,13 @@ stage=$state/stage
 rm -rf "$stage"
 mkdir -p "$stage"
 
+list=$(series_patches)   # stops here (set -e) when a named patch is missing
 patches=()
-if [ -f "$series" ]; then
-    while read -r p _; do
-        case $p in ''|'#'*) continue ;; esac
-        [ -f "$RDIO_TOP/make/patches/$p" ] || die "make/patches/series names $p, which does not exist"
-        patches+=("$p")
-    done < "$series"
-fi
+[ -z "$list" ] || mapfile -t patches <<<"$list"
 
-# Files the patches touch, from their ---/+++ lines (a/ and b/ prefixes).
+# Files the patches touch.
 for p in "${patches[@]}"; do
-    sed -n -e 's|^--- a/\([^\t ]*\).*|\1|p' -e 's|^+++ b/\([^\t ]*\).*|\1|p' \
-        "$RDIO_TOP/make/patches/$p"
+    patch_files "$p"
 done | sort -u > "$state/patched"
 copy_pristine "$pristine" "$stage" < "$state/patched"
 

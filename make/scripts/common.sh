@@ -140,6 +140,25 @@ pool_status() {   # PACKAGE FILE
     curl -sIL --retry 2 -o /dev/null -w '%{http_code}' "$url" || true
 }
 
+# Prints the patches that make/patches/series names, in order, one a line;
+# fails on a name without its file.
+series_patches() {
+    local series=$RDIO_TOP/make/patches/series p
+    [ -f "$series" ] || return 0
+    while read -r p _; do
+        case $p in ''|'#'*) continue ;; esac
+        [ -f "$RDIO_TOP/make/patches/$p" ] || die "make/patches/series names $p, which does not exist"
+        echo "$p"
+    done < "$series"
+}
+
+# Prints the files that PATCH (a name in make/patches) touches, from its
+# ---/+++ lines (a/ and b/ prefixes), in the patch's order.
+patch_files() {   # PATCH
+    sed -n -e 's|^--- a/\([^\t ]*\).*|\1|p' -e 's|^+++ b/\([^\t ]*\).*|\1|p' \
+        "$RDIO_TOP/make/patches/$1" | uniq
+}
+
 # Copies the files listed on stdin (paths relative to PRISTINE) that exist
 # upstream into DEST, writable, so that patches can be applied to them.
 copy_pristine() {   # PRISTINE DEST < LIST

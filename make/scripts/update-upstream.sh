@@ -79,21 +79,26 @@ fi
 [ -n "$old_tree" ] ||
     note "the tree of $old_version is not at hand (see $work/old-tree.log): a failing hunk is shown without upstream's change"
 
+# The sha256 that the source package description FILE (a .dsc, or a
+# stanza of the index) gives the orig tarball.
+tarball_sha256() {   # FILE
+    awk -v f="$tarball" '/^Checksums-Sha256:/ { s = 1; next } /^[^ ]/ { s = 0 }
+                         s && $3 == f { print $1; exit }' "$1"
+}
+
 # 1. The Debian source package.
+(suite_apt apt-cache showsrc "$pkg") >"$work/showsrc-all" 2>/dev/null || true
 if [ -z "$debian_version" ]; then
-    debian_version=$( (suite_apt apt-cache showsrc "$pkg") 2>/dev/null |
-                      sed -n "s/^Version: \($version-.*\)/\1/p" | sort -V | tail -n 1) || true
+    debian_version=$(sed -n "s/^Version: \($version-.*\)/\1/p" "$work/showsrc-all" | sort -V | tail -n 1)
 fi
 signed=0
 if [ -n "$debian_version" ] &&
-   (suite_apt apt-cache showsrc "$pkg") 2>/dev/null |
-       awk -v v="$debian_version" 'BEGIN { RS = "" } index($0, "\nVersion: " v "\n") { print; exit }' \
-       >"$work/showsrc" && [ -s "$work/showsrc" ]; then
+   awk -v v="$debian_version" 'BEGIN { RS = "" } index($0, "\nVersion: " v "\n") { print; exit }' \
+       "$work/showsrc-all" >"$work/showsrc" && [ -s "$work/showsrc" ]; then
     # In the suite's index: apt checked the index against the archive's
     # signed Release file, so this checksum is authenticated.
     signed=1
-    sha=$(awk -v f="$tarball" '/^Checksums-Sha256:/ { s = 1; next } /^[^ ]/ { s = 0 }
-                                 s && $3 == f { print $1; exit }' "$work/showsrc")
+    sha=$(tarball_sha256 "$work/showsrc")
 else
     if [ -z "$debian_version" ]; then
         # The revisions Debian gives an update: unstable's (-1, -2, ...)
@@ -109,8 +114,7 @@ else
     fi
     pool_download "$pkg" "${pkg}_$debian_version.dsc" "$work" >"$work/download.log" 2>&1 ||
         die "cannot download ${pkg}_$debian_version.dsc from the archive's pool (see $work/download.log)"
-    sha=$(awk -v f="$tarball" '/^Checksums-Sha256:/ { s = 1; next } /^[^ ]/ { s = 0 }
-                                 s && $3 == f { print $1; exit }' "$work/${pkg}_$debian_version.dsc")
+    sha=$(tarball_sha256 "$work/${pkg}_$debian_version.dsc")
 fi
 [ -n "${sha:-}" ] || die "$pkg $debian_version lists no $tarball: not an update of this package's usual form"
 if [ "$signed" = 1 ]; then
@@ -148,15 +152,12 @@ new_tree=$("$RDIO_TOP/make/scripts/fetch-upstream.sh" "$dest") || exit 1
 #    patch's files are kept as they were before and after it, for step 4.
 stage=$work/stage
 mkdir -p "$stage"
+list=$(series_patches)   # stops here (set -e) when a named patch is missing
 patches=()
-while read -r p _; do
-    case $p in ''|'#'*) continue ;; esac
-    patches+=("$p")
-done < "$RDIO_TOP/make/patches/series"
-
-files_of() {   # PATCH
-    sed -n 's|^+++ b/\([^\t ]*\).*|\1|p' "$RDIO_TOP/make/patches/$1"
-}
+[ -z "$list" ] || mapfile -t patches <<<"$list"
+for p in "${patches[@]}"; do
+    patch_files "$p"
+done | sort -u | copy_pristine "$new_tree" "$stage"
 
 # Prints upstream's change to FILE between the two releases near old line
 # LINE (COUNT lines), or says that upstream did not change the file.
@@ -180,16 +181,10 @@ upstream_change() {   # FILE LINE COUNT
 }
 
 for p in "${patches[@]}"; do
-    mkdir -p "$work/before/$p" "$work/after/$p"
     while read -r f; do
-        if [ ! -f "$stage/$f" ] && [ -f "$new_tree/$f" ]; then
-            mkdir -p "$stage/$(dirname "$f")"
-            cp "$new_tree/$f" "$stage/$f"
-            chmod u+w "$stage/$f"
-        fi
         mkdir -p "$work/before/$p/$(dirname "$f")"
         cp "$stage/$f" "$work/before/$p/$f"
-    done < <(files_of "$p")
+    done < <(patch_files "$p")
     rej=$work/$p.rej
     if ! patch -p1 -d "$stage" --force --fuzz=0 --no-backup-if-mismatch -r "$rej" \
              -i "$RDIO_TOP/make/patches/$p" >"$work/$p.log" 2>&1 </dev/null; then
@@ -205,7 +200,7 @@ for p in "${patches[@]}"; do
     while read -r f; do
         mkdir -p "$work/after/$p/$(dirname "$f")"
         cp "$stage/$f" "$work/after/$p/$f"
-    done < <(files_of "$p")
+    done < <(patch_files "$p")
 done
 note "all ${#patches[@]} patches apply to $version without fuzz"
 
@@ -220,7 +215,7 @@ for p in "${patches[@]}"; do
         diff -u --label "a/$f" --label "b/$f" "$work/before/$p/$f" "$work/after/$p/$f" >> "$new" &&
             die "make/patches/$p changes nothing in $f"
         [ $? = 1 ] || die "cannot diff $f for make/patches/$p"
-    done < <(files_of "$p")
+    done < <(patch_files "$p")
     cmp -s "$new" "$old" && continue
     if cmp -s <(grep -v '^@@' "$new") <(grep -v '^@@' "$old"); then
         refreshed+=("$p")
