@@ -25,8 +25,8 @@
 
 /*
  * The native side of jdk.internal.net.rdma.RdmaNet: thin wrappers over the
- * rsockets calls of librdmacm, which is loaded at run time with dlopen, so
- * that the JDK starts and runs on machines without rdma-core.  Every socket
+ * rsockets calls of librdmacm, reached through the table of RdmaLib.h.
+ * Every socket
  * is non-blocking; waiting is done in Java, with RdmaPoller (RdmaPoller.c).
  * The natives return sun.nio.ch.IOStatus codes: "would block" is
  * IOS_UNAVAILABLE, and an error is thrown, as the exception that
@@ -34,7 +34,6 @@
  * workarounds for librdmacm bugs are in RdmaWorkarounds.c.
  */
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -57,7 +56,8 @@
 #include "jni.h"
 #include "jni_util.h"
 #include "nio.h"
-#include "RdmaNet.h"
+#include "RdmaLib.h"
+#include "RdmaWorkarounds.h"
 
 /* Option codes of RdmaNet.java. */
 #define OPT_SO_SNDBUF     0
@@ -74,47 +74,10 @@
 #define CONNECT_EXCEPTION JNU_JAVANETPKG "ConnectException"
 #define NO_ROUTE_EXCEPTION JNU_JAVANETPKG "NoRouteToHostException"
 
-/* The functions taken from librdmacm (and libibverbs, its dependency). */
-int (*p_rsocket)(int, int, int);
-int (*p_rbind)(int, const struct sockaddr *, socklen_t);
-int (*p_rlisten)(int, int);
-int (*p_rconnect)(int, const struct sockaddr *, socklen_t);
-int (*p_rclose)(int);
-int (*p_rpoll)(struct pollfd *, nfds_t, int);
-int (*p_rfcntl)(int, int, ...);
-int (*p_raccept)(int, struct sockaddr *, socklen_t *);
-int (*p_rshutdown)(int, int);
-static ssize_t (*p_rrecv)(int, void *, size_t, int);
-static ssize_t (*p_rsend)(int, const void *, size_t, int);
-static ssize_t (*p_rwritev)(int, const struct iovec *, int);
-int (*p_rgetsockname)(int, struct sockaddr *, socklen_t *);
-static int (*p_rsetsockopt)(int, int, int, const void *, socklen_t);
-static int (*p_rgetsockopt)(int, int, int, void *, socklen_t *);
-static struct ibv_context **(*p_rdma_get_devices)(int *);
-static void (*p_rdma_free_devices)(struct ibv_context **);
-int (*p_rdma_get_cm_event)(struct rdma_event_channel *, struct rdma_cm_event **);
-int (*p_rdma_ack_cm_event)(struct rdma_cm_event *);
-int (*p_ibv_modify_qp)(struct ibv_qp *, struct ibv_qp_attr *, int);
-
 static jstring message(JNIEnv *env, const char *prefix, const char *detail, const char *suffix) {
     char buf[512];
     snprintf(buf, sizeof(buf), "%s%s%s", prefix, detail, suffix);
     return (*env)->NewStringUTF(env, buf);
-}
-
-#define SYM(var, name)                                          \
-    do {                                                        \
-        *(void **)(&var) = dlsym(h, name);                      \
-        if (var == NULL)                                        \
-            return message(env, "RDMA sockets are not available: librdmacm.so.1 lacks ", name, ""); \
-    } while (0)
-
-int setNonBlocking(int fd)
-{
-    int flags = p_rfcntl(fd, F_GETFL, 0);
-    if (flags < 0)
-        return -1;
-    return p_rfcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
 /*
@@ -124,31 +87,9 @@ int setNonBlocking(int fd)
 JNIEXPORT jstring JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_init0(JNIEnv *env, jclass cl)
 {
-    void *h = dlopen("librdmacm.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (h == NULL) {
-        return message(env, "RDMA sockets are not available: librdmacm.so.1 not found, install librdmacm1 (",
-                       dlerror(), ")");
-    }
-    SYM(p_rsocket, "rsocket");
-    SYM(p_rbind, "rbind");
-    SYM(p_rlisten, "rlisten");
-    SYM(p_raccept, "raccept");
-    SYM(p_rconnect, "rconnect");
-    SYM(p_rshutdown, "rshutdown");
-    SYM(p_rclose, "rclose");
-    SYM(p_rrecv, "rrecv");
-    SYM(p_rsend, "rsend");
-    SYM(p_rwritev, "rwritev");
-    SYM(p_rpoll, "rpoll");
-    SYM(p_rgetsockname, "rgetsockname");
-    SYM(p_rsetsockopt, "rsetsockopt");
-    SYM(p_rgetsockopt, "rgetsockopt");
-    SYM(p_rfcntl, "rfcntl");
-    SYM(p_rdma_get_devices, "rdma_get_devices");
-    SYM(p_rdma_free_devices, "rdma_free_devices");
-    SYM(p_rdma_get_cm_event, "rdma_get_cm_event");
-    SYM(p_rdma_ack_cm_event, "rdma_ack_cm_event");
-    SYM(p_ibv_modify_qp, "ibv_modify_qp");
+    char why[256];
+    if (rdmaLibLoad(why, sizeof(why)) != 0)
+        return message(env, "RDMA sockets are not available: ", why, "");
 
     int n = 0;
     errno = 0;
@@ -169,12 +110,9 @@ Java_jdk_internal_net_rdma_RdmaNet_init0(JNIEnv *env, jclass cl)
      * a kernel that does not copy pinned pages, libibverbs must mark them
      * MADV_DONTFORK.  Ask for that before any resource exists.
      */
-    int (*is_fork_init)(void);
-    int (*fork_init)(void);
-    *(void **)(&is_fork_init) = dlsym(h, "ibv_is_fork_initialized");
-    *(void **)(&fork_init) = dlsym(h, "ibv_fork_init");
-    if (is_fork_init != NULL && fork_init != NULL && is_fork_init() == 0 /* IBV_FORK_DISABLED */) {
-        (void) fork_init();
+    if (p_ibv_is_fork_initialized != NULL && p_ibv_fork_init != NULL
+            && p_ibv_is_fork_initialized() == 0 /* IBV_FORK_DISABLED */) {
+        (void) p_ibv_fork_init();
     }
     return NULL;
 }
@@ -279,31 +217,6 @@ static jint ioStatus(JNIEnv *env, int err, jboolean reading)
         return IOS_THROWN;
     }
     return throwSocketError(env, err);
-}
-
-/*
- * An IPv6 address keeps its scope: rdma_cm, as the kernel, refuses a
- * link-local address without the interface it belongs to.
- */
-void toSockaddr(JNIEnv *env, jbyteArray addr, jint scope, jint port,
-                struct sockaddr_storage *ss, socklen_t *len)
-{
-    jsize n = (*env)->GetArrayLength(env, addr);
-    memset(ss, 0, sizeof(*ss));
-    if (n == 4) {
-        struct sockaddr_in *sin = (struct sockaddr_in *) ss;
-        sin->sin_family = AF_INET;
-        sin->sin_port = htons((uint16_t) port);
-        (*env)->GetByteArrayRegion(env, addr, 0, 4, (jbyte *) &sin->sin_addr);
-        *len = sizeof(*sin);
-    } else {
-        struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *) ss;
-        sin6->sin6_family = AF_INET6;
-        sin6->sin6_port = htons((uint16_t) port);
-        sin6->sin6_scope_id = (uint32_t) scope;
-        (*env)->GetByteArrayRegion(env, addr, 0, 16, (jbyte *) &sin6->sin6_addr);
-        *len = sizeof(*sin6);
-    }
 }
 
 /*

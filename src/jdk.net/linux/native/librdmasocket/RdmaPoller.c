@@ -41,7 +41,7 @@
 #include "jni.h"
 #include "jni_util.h"
 #include "nio.h"
-#include "RdmaNet.h"
+#include "RdmaLib.h"
 
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaPoller_eventfd0(JNIEnv *env, jclass cl)

@@ -82,7 +82,8 @@
 
 #include "jni.h"
 #include "jni_util.h"
-#include "RdmaNet.h"
+#include "RdmaLib.h"
+#include "RdmaWorkarounds.h"
 
 /*
  * The release of the librdmacm that was loaded, as major * 1000 + minor

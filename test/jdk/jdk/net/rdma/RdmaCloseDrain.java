@@ -221,7 +221,7 @@ public class RdmaCloseDrain {
             long t0 = System.nanoTime();
             Thread closer = RdmaTestLib.start(false, closed, c1::close);
             // the close is draining; the selector selects on
-            RdmaTestLib.awaitFrame(closer, "RdmaSocketOps", "delayDrainForTest");
+            RdmaTestLib.awaitFrame(closer, "RdmaSocket", "delayDrainForTest");
             long t1 = System.nanoTime();
             peer2.write(ByteBuffer.wrap(new byte[] { 42 }));
             long readyNanos = c2Readable.get(PROMPT_MILLIS, TimeUnit.MILLISECONDS);
@@ -300,7 +300,7 @@ public class RdmaCloseDrain {
 
                 AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
                 Thread closer = RdmaTestLib.start(false, closed, c::close);
-                RdmaTestLib.awaitFrame(closer, "RdmaSocketOps", "delayDrainForTest");
+                RdmaTestLib.awaitFrame(closer, "RdmaSocket", "delayDrainForTest");
                 assertFalse(c.isOpen(), "isOpen while the close drains");
 
                 AtomicReference<Throwable> wrote = new AtomicReference<>(new AssertionError("not ended"));
@@ -369,7 +369,7 @@ public class RdmaCloseDrain {
 
                 AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
                 Thread closer = RdmaTestLib.start(false, closed, c::close);
-                RdmaTestLib.awaitFrame(closer, "RdmaSocketOps", "delayDrainForTest");
+                RdmaTestLib.awaitFrame(closer, "RdmaSocket", "delayDrainForTest");
                 int fds = RdmaTestLib.fdCount();
                 long t0 = System.nanoTime();
                 sel.selectNow();

@@ -27,7 +27,6 @@ package jdk.internal.net.rdma;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
-import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -46,6 +45,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import jdk.internal.access.JavaIOFileDescriptorAccess;
@@ -77,21 +77,6 @@ final class RdmaSocketOps extends SocketOps {
     // poll(2) events, as in sun.nio.ch.Net
     private static final int POLLIN = RdmaPoller.POLLIN;
     private static final int POLLOUT = RdmaPoller.POLLOUT;
-
-    /*
-     * The spin before a wait: a reply on a fast network comes sooner than
-     * a parked thread is woken.  Each socket spins for up to its budget,
-     * which doubles (up to MAX_SPIN_MICROS) when the spin caught the event or
-     * the event came within MAX_SPIN_MICROS of parking, and halves when the
-     * spin missed it: a socket that waits long, such as an idle
-     * connection, soon stops spinning.  -Djdk.net.rdma.spinMicros=N sets
-     * the most (0 to 65535; 0 never spins), for hosts with cores to spare
-     * for spinning through the longer waits of large transfers, as rsockets'
-     * own polling_time does for its blocking calls; other values are
-     * ignored.
-     */
-    private static final int MAX_SPIN_MICROS = spinMicrosProperty();
-    private static final int MIN_SPIN_MICROS = 10;
 
     /*
      * Whether a platform thread whose wait has no timeout waits in its own
@@ -128,77 +113,31 @@ final class RdmaSocketOps extends SocketOps {
             RdmaSocketOptions.RDMA_RQSIZE,
             RdmaSocketOptions.RDMA_INLINE);
 
-    // spin budgets in microseconds, by socket number (rsockets numbers are below 65536)
-    private final char[] spinMicros = new char[65536];
-
     // the waits of accepts and connects, and of every other operation
     // (created on first use)
     private volatile RdmaPoller tickingPoller;
     private volatile RdmaPoller poller;
 
-    // (fd << 1 | 0 for POLLIN, 1 for POLLOUT) after shutdown of that direction:
-    // a wait for it returns at once
-    private final Set<Long> shutdowns = ConcurrentHashMap.newKeySet();
-
-    // IPv4 rsockets that replaced a platform socket of an INET6 channel
-    private final Set<Integer> inet4 = ConcurrentHashMap.newKeySet();
-
-    // connected sockets shut down in both directions (drained), and those
-    // where a shutdown had its wait for the peer ended (boundedShutdown)
-    private final Set<Integer> drained = ConcurrentHashMap.newKeySet();
-    private final Set<Integer> undelivered = ConcurrentHashMap.newKeySet();
-
-    // SO_LINGER values, emulated (rsockets keeps no linger time)
-    private final ConcurrentHashMap<Integer, Integer> lingers = new ConcurrentHashMap<>();
-
-    // java.base exports its common cleaner (CleanerFactory) to a few modules
-    // only, not to jdk.net, so RDMA sockets have their own: one daemon thread
-    private static final Cleaner CLEANER = Cleaner.create();
-
-    // the Cleaner registrations of open rsockets, by number
-    private final ConcurrentHashMap<Integer, Cleaner.Cleanable> cleanables = new ConcurrentHashMap<>();
-
     /*
-     * Sockets that librdmacm's connection service thread holds (accepted,
-     * connected and connecting ones), and the room held for the listening
-     * sockets, whose connections it takes before they are accepted: on a
-     * librdmacm with the cm_svc_run bug they must stay within
-     * RdmaNet.SERVICE_CAPACITY (see listen and checkServiceRoom).  Changes
-     * of the count are made under roomLock.
+     * The open rsockets, by number: the one table from a number to its
+     * socket's state.  A socket leaves it first when it closes
+     * (RdmaSocket.close), before rclose lets rsockets hand the number out
+     * again.
      */
-    private final Set<Integer> serviced = ConcurrentHashMap.newKeySet();
-    private final Object roomLock = new Object();
+    private final ConcurrentHashMap<Integer, RdmaSocket> sockets = new ConcurrentHashMap<>();
 
-    /*
-     * The room a listener holds: its backlog, capped at half the room left
-     * when it listened.  The sockets it accepts use it first, so it holds
-     * reserved - accepted more (at least 0) for the connections that
-     * librdmacm has taken and accept has not yet returned.
-     */
-    private static final class Backlog {
-        final int reserved;
-        int accepted;       // its accepted sockets not yet closed; under roomLock
+    // the room librdmacm's service threads have (RdmaServiceRoom)
+    private final RdmaServiceRoom room = new RdmaServiceRoom();
 
-        Backlog(int reserved) {
-            this.reserved = reserved;
-        }
-    }
-
-    // the listening sockets, with the room each holds
-    private final ConcurrentHashMap<Integer, Backlog> backlogs = new ConcurrentHashMap<>();
-
-    // accepted sockets, with the room of the listener that accepted each
-    private final ConcurrentHashMap<Integer, Backlog> acceptedFrom = new ConcurrentHashMap<>();
+    // sockets whose connect is in progress; rsockets may not signal the
+    // end of a handshake to a waiting rpoll, so a blocking select re-checks
+    // while there are any (poll)
+    private final AtomicInteger connectingCount = new AtomicInteger();
 
     // watches the connected sockets that librdmacm does not, where it does
     // not (RdmaNet.CONNECT_UNSERVED).  Made with the ops, so that its
     // eventfd is there before any socket is, or if that failed, on first use.
     private volatile RdmaDisconnectWatcher disconnectWatcher;
-
-    // sockets whose connect is in progress; rsockets may not signal the
-    // end of a handshake to a waiting rpoll, so they are waited for by the
-    // ticking poller, as listeners are
-    private final Set<Integer> connecting = ConcurrentHashMap.newKeySet();
 
     private static final InetAddress ANY4 = wildcard(4);
     private static final InetAddress ANY6 = wildcard(16);
@@ -212,7 +151,6 @@ final class RdmaSocketOps extends SocketOps {
     }
 
     RdmaSocketOps() {
-        Arrays.fill(spinMicros, (char) MAX_SPIN_MICROS);
         if (RdmaNet.CONNECT_UNSERVED) {
             try {
                 disconnectWatcher();
@@ -222,8 +160,60 @@ final class RdmaSocketOps extends SocketOps {
         }
     }
 
-    private static long key(int fdVal, int event) {
-        return ((long) fdVal << 1) | ((event & POLLIN) != 0 ? 0 : 1);
+    /** The state of the open rsocket fdVal, or null if it is not open. */
+    private RdmaSocket socket(int fdVal) {
+        return sockets.get(fdVal);
+    }
+
+    private RdmaSocket socket(FileDescriptor fd) throws SocketException {
+        RdmaSocket s = sockets.get(FDA.get(fd));
+        if (s == null)
+            throw new SocketException("Socket closed");
+        return s;
+    }
+
+    // a new rsocket, entered in the table
+    private RdmaSocket open(boolean ipv6) throws IOException {
+        int n = RdmaNet.socket0(ipv6);
+        RdmaSocket s = new RdmaSocket(this, n, !ipv6);
+        sockets.put(n, s);
+        return s;
+    }
+
+    RdmaServiceRoom room() {
+        return room;
+    }
+
+    /*
+     * Forgets socket s, the first step of its close: after this no thread
+     * finds it by its number, no poller polls it, and the disconnect
+     * watcher does not watch it.
+     */
+    void forget(RdmaSocket s) {
+        int fdVal = s.fd;
+        sockets.remove(fdVal, s);
+        RdmaDisconnectWatcher w = disconnectWatcher;
+        if (w != null)
+            w.forget(fdVal);
+        setConnecting(s, false);
+        room.unlisten(s);
+        RdmaPoller p = tickingPoller;
+        if (p != null)
+            p.retire(fdVal);
+        p = poller;
+        if (p != null)
+            p.retire(fdVal);
+    }
+
+    private void setConnecting(RdmaSocket s, boolean connecting) {
+        if (s.connecting != connecting) {
+            synchronized (s) {
+                if (s.connecting == connecting)
+                    return;
+                s.connecting = connecting;
+            }
+            connectingCount.addAndGet(connecting ? 1 : -1);
+        }
     }
 
     // -- creation, naming, connection
@@ -242,8 +232,9 @@ final class RdmaSocketOps extends SocketOps {
     public FileDescriptor socket(ProtocolFamily family, boolean stream) throws IOException {
         if (!stream)
             throw new UnsupportedOperationException("RDMA sockets are stream sockets only");
-        FileDescriptor fd = IOUtil.newFD(RdmaNet.socket0(family == StandardProtocolFamily.INET6));
-        track(fd);
+        RdmaSocket s = open(family == StandardProtocolFamily.INET6);
+        FileDescriptor fd = IOUtil.newFD(s.fd);
+        s.track(fd);
         return fd;
     }
 
@@ -265,14 +256,13 @@ final class RdmaSocketOps extends SocketOps {
     void replace(FileDescriptor fd, boolean ipv6, Map<SocketOption<?>, Object> options)
         throws IOException
     {
-        FileDescriptor rfd = IOUtil.newFD(RdmaNet.socket0(ipv6));
-        int n = FDA.get(rfd);
+        RdmaSocket s = open(ipv6);
+        FileDescriptor rfd = IOUtil.newFD(s.fd);
         try {
             for (Map.Entry<SocketOption<?>, Object> e : options.entrySet())
                 setSocketOption(rfd, e.getKey(), e.getValue());
         } catch (IOException | RuntimeException e) {
-            lingers.remove(n);
-            RdmaNet.close0(n, 0);
+            s.closeOnce();
             throw e;
         }
         try {
@@ -280,10 +270,8 @@ final class RdmaSocketOps extends SocketOps {
         } catch (IOException ignore) {
             // close(2) releases the descriptor even when it reports an error
         }
-        FDA.set(fd, n);
-        if (!ipv6)
-            inet4.add(n);
-        track(fd);
+        FDA.set(fd, s.fd);
+        s.track(fd);
     }
 
     private static void checkFamily(ProtocolFamily family, InetAddress addr) {
@@ -295,7 +283,8 @@ final class RdmaSocketOps extends SocketOps {
 
     private byte[] checkAddress(int fdVal, ProtocolFamily family, InetAddress addr) {
         // an IPv4 rsocket that replaced the platform socket of an INET6 channel
-        if (family == StandardProtocolFamily.INET6 && inet4.contains(fdVal))
+        RdmaSocket s = socket(fdVal);
+        if (family == StandardProtocolFamily.INET6 && s != null && s.inet4)
             family = StandardProtocolFamily.INET;
         checkFamily(family, addr);
         return addr.getAddress();
@@ -327,93 +316,20 @@ final class RdmaSocketOps extends SocketOps {
     }
 
     /*
-     * The backlog is a hint, as the kernel caps it at somaxconn: the
-     * listener holds the smaller of the backlog and half the room left (see
-     * checkServiceRoom) for its connections, and listens with that backlog,
-     * at least 1 (rdma_listen takes 0 for the largest).  Half, so that a
-     * server with a large default backlog (Netty's is somaxconn) leaves
-     * room for the connects of the same process.  Where no room is
-     * left it still listens, holding none: accept then gives the
-     * connections that fit the room left at that time, and closes the rest
-     * (accept).  Only more listeners than librdmacm's listen service
-     * thread has room for are refused.
+     * The backlog is a hint: the listener listens with what
+     * RdmaServiceRoom.listen holds for it, at least 1 (rdma_listen takes 0
+     * for the largest).
      */
     @Override
     public void listen(FileDescriptor fd, int backlog) throws IOException {
-        int fdVal = IOUtil.fdVal(fd);
-        Backlog room;
-        synchronized (roomLock) {
-            int listening = backlogs.size();
-            if (listening >= RdmaNet.LISTEN_CAPACITY)
-                throw new SocketException("RDMA listen: " + listening + " listening RDMA sockets are open, and"
-                        + " librdmacm " + versionString() + " holds at most " + RdmaNet.LISTEN_CAPACITY
-                        + " in one process (its cm_svc_run bug, fixed in rdma-core v44.7 and v53.0):"
-                        + " close one, or install a fixed librdmacm");
-            long left = RdmaNet.SERVICE_CAPACITY - roomInUse();
-            room = new Backlog((int) Math.max(0, Math.min(Math.max(backlog, 1), (left + 1) / 2)));
-            backlogs.put(fdVal, room);
-        }
+        RdmaSocket s = socket(fd);
+        room.listen(s, backlog);
         try {
-            RdmaNet.listen0(fdVal, Math.max(room.reserved, 1));
+            RdmaNet.listen0(s.fd, Math.max(s.listenRoom.reserved, 1));
         } catch (IOException | RuntimeException e) {
-            backlogs.remove(fdVal, room);
+            room.unlisten(s);
             throw e;
         }
-    }
-
-    /*
-     * The room in use: the sockets registered with the connection service,
-     * and what the listeners hold beyond their accepted sockets.  Called
-     * with roomLock held.
-     */
-    private long roomInUse() {
-        long used = serviced.size();
-        for (Backlog b : backlogs.values())
-            used += Math.max(0, b.reserved - b.accepted);
-        return used;
-    }
-
-    /*
-     * On a librdmacm with the cm_svc_run bug (RdmaWorkarounds.c), a socket
-     * more than its connection service thread has room for corrupts memory.
-     * So a connect that would take the room in use past
-     * RdmaNet.SERVICE_CAPACITY is refused, and so is an accepted socket
-     * that does not fit (accept).  A peer that connects beyond what its
-     * listener holds before accept returns is not stopped by this; the docs
-     * say so.  Called with roomLock held.
-     */
-    private void checkServiceRoom(String op, int more) throws SocketException {
-        int capacity = RdmaNet.SERVICE_CAPACITY;
-        if (capacity == Integer.MAX_VALUE)
-            return;
-        long used = roomInUse();
-        if (used + more > capacity)
-            throw new SocketException(noRoom(op, more, used, serviced.size(), capacity));
-    }
-
-    /*
-     * Why op, which needs room for more sockets, is refused: what it asked,
-     * what is in use (used, of which registered are sockets registered with
-     * the service), and the jdk.net.rdma.serviceRounds that would fit them.
-     */
-    private static String noRoom(String op, int more, long used, int registered, int capacity) {
-        String remedy = RdmaNet.SERVICE_SETS_GROWN
-                ? "-Djdk.net.rdma.serviceRounds=" + (used + more + 3) / 4 + " (now " + capacity / 4
-                  + ") would fit them"
-                : "this JVM could not make room for more (no local address of an RDMA device took"
-                  + " the workaround's connects)";
-        return "RDMA " + op + " needs room for " + more + " more socket" + (more == 1 ? "" : "s")
-                + ", and " + used + " of " + capacity + " are in use (" + registered
-                + " connected, connecting or accepted RDMA sockets, " + (used - registered)
-                + " held for listen backlogs):"
-                + " librdmacm " + versionString() + " holds at most " + capacity + " in one process (its"
-                + " cm_svc_run bug, fixed in rdma-core v44.7 and v53.0); " + remedy
-                + ", or install a fixed librdmacm";
-    }
-
-    private static String versionString() {
-        int v = RdmaNet.LIBRARY_VERSION;
-        return (v < 0) ? "(version unknown)" : (v / 1000) + "." + (v % 1000);
     }
 
     /*
@@ -427,22 +343,20 @@ final class RdmaSocketOps extends SocketOps {
         throws IOException
     {
         InetSocketAddress isa = (InetSocketAddress) remote;
-        int fdVal = IOUtil.fdVal(fd);
+        RdmaSocket s = socket(fd);
+        int fdVal = s.fd;
         byte[] addr = checkAddress(fdVal, family, isa.getAddress());
-        synchronized (roomLock) {
-            checkServiceRoom("connect", 1);
-            serviced.add(fdVal);
-        }
+        room.connect(s);
         int n;
         try {
             n = RdmaNet.connect0(fdVal, addr, RdmaNet.scopeId(isa.getAddress()), isa.getPort());
         } catch (IOException | RuntimeException e) {
             // rconnect failed before it registered the socket
-            serviced.remove(fdVal);
+            room.released(s);
             throw e;
         }
         if (n <= 0) {
-            connecting.add(fdVal);
+            setConnecting(s, true);
         } else if (RdmaNet.CONNECT_UNSERVED) {
             // the handshake ended within rconnect: librdmacm will not see
             // the peer's disconnect
@@ -469,23 +383,25 @@ final class RdmaSocketOps extends SocketOps {
      * reads get what was received and then EOF, and writes fail.
      */
     private void peerDisconnected(int fdVal) {
-        drained.add(fdVal);
+        RdmaSocket s = socket(fdVal);
+        if (s != null)
+            s.peerDisconnected();
         wake(fdVal, POLLIN);
         wake(fdVal, POLLOUT);
     }
 
     @Override
     public boolean pollConnectNow(FileDescriptor fd) throws IOException {
-        int fdVal = IOUtil.fdVal(fd);
+        RdmaSocket s = socket(fd);
         boolean done;
         try {
-            done = RdmaNet.pollConnect0(fdVal);
+            done = RdmaNet.pollConnect0(s.fd);
         } catch (IOException e) {
-            connecting.remove(fdVal);
+            setConnecting(s, false);
             throw e;
         }
         if (done)
-            connecting.remove(fdVal);
+            setConnecting(s, false);
         return done;
     }
 
@@ -493,29 +409,20 @@ final class RdmaSocketOps extends SocketOps {
     public int accept(FileDescriptor fd, FileDescriptor newfd, InetSocketAddress[] isaa)
         throws IOException
     {
+        RdmaSocket listener = socket(fd);
         byte[] addr = new byte[16];
         int[] info = new int[2];
-        int n = RdmaNet.accept0(IOUtil.fdVal(fd), addr, info);
+        int n = RdmaNet.accept0(listener.fd, addr, info);
         if (n < 0)
             return n;
+        RdmaSocket s = new RdmaSocket(this, n, false);
+        sockets.put(n, s);
         FDA.set(newfd, n);
-        track(newfd);
+        s.track(newfd);
         try {
-            synchronized (roomLock) {
-                // librdmacm has registered the socket: it uses the room its
-                // listener holds, if the listener has any left
-                long used = roomInUse();
-                int registered = serviced.size();
-                serviced.add(n);
-                Backlog from = backlogs.get(IOUtil.fdVal(fd));
-                if (from != null) {
-                    from.accepted++;
-                    acceptedFrom.put(n, from);
-                }
-                if (roomInUse() > RdmaNet.SERVICE_CAPACITY)
-                    throw new SocketException(noRoom("accept", 1, used, registered, RdmaNet.SERVICE_CAPACITY)
-                            + "; the connection was closed");
-            }
+            // librdmacm has registered the socket: it uses the room its
+            // listener holds, if the listener has any left
+            room.accepted(s, listener);
             InetSocketAddress remote = toAddress(addr, info);
             if (unscoped(remote)
                     && localAddress(newfd).getAddress() instanceof Inet6Address local
@@ -559,53 +466,10 @@ final class RdmaSocketOps extends SocketOps {
         // accept0 made it non-blocking already
     }
 
-    /*
-     * rshutdown and rclose of a connected socket wait until the transport
-     * has delivered everything sent (rsockets' drain): at once for a live
-     * peer, after the transport's retries (seconds) for one whose machine
-     * has gone without a disconnect.  So the channel drains a connected
-     * socket before it closes it, in the closing thread and holding none of
-     * its locks (closeDrains, drain), and the rclose that follows, under
-     * its state lock or in a selector, finds the sends delivered or the
-     * connection failed.  Both run in application threads, never on a
-     * thread of their own: librdmacm then frees in the thread that
-     * allocated, and resident memory stays flat over open/close cycles
-     * (RdmaLeak).  A peer that does not read could make either wait for
-     * good: RdmaCloseWatchdog bounds them, and only a socket whose sends
-     * that peer has not all taken is closed in a thread of its own.  A
-     * shutdownInput or shutdownOutput still drains under the channel's
-     * state lock.  The poller leaves the socket out while it drains, so
-     * that it never waits behind the drain in rpoll.
-     */
+    // the drain and its bounds: RdmaSocket.shutdown
     @Override
     public void shutdown(FileDescriptor fd, int how) throws IOException {
-        int fdVal = IOUtil.fdVal(fd);
-        // both directions are shut down already, and another rshutdown
-        // would wait for the peer again
-        if (drained.contains(fdVal))
-            return;
-        // created if need be, so that no thread starts to wait on the
-        // socket through a poller that did not exist when this looked
-        RdmaPoller p = poller(false);
-        p.exclude(fdVal);
-        try {
-            boundedShutdown(fdVal, how);
-        } finally {
-            p.include(fdVal);
-        }
-    }
-
-    /*
-     * rshutdown, its wait for the peer bounded (RdmaCloseWatchdog).  When
-     * the wait was ended, sends may still be queued for a peer that does
-     * not read: the socket is then closed in the background (close).
-     */
-    private void boundedShutdown(int fdVal, int how) throws IOException {
-        if (how == SHUT_RDWR)
-            drained.add(fdVal);
-        if (RdmaCloseWatchdog.run(fdVal, RdmaCloseWatchdog.BOUND_MILLIS,
-                                  call -> RdmaNet.shutdown0(fdVal, how, call)))
-            undelivered.add(fdVal);
+        socket(fd).shutdown(how);
     }
 
     @Override
@@ -613,43 +477,11 @@ final class RdmaSocketOps extends SocketOps {
         return true;
     }
 
-    // a shutdown of both directions is the drain (RdmaNet.shutdown0)
-    private static final int SHUT_RDWR = 2;
-
     @Override
     public void drain(FileDescriptor fd) throws IOException {
-        int fdVal = IOUtil.fdVal(fd);
-        if (fdVal < 0 || !serviced.contains(fdVal))
-            return;
-        delayDrainForTest(fdVal);
-        shutdown(fd, SHUT_RDWR);
-    }
-
-    /*
-     * A test hook: a peer whose machine has gone cannot be made in one
-     * kernel, where rxe delivers a device's traffic to itself, so
-     * jdk.internal.net.rdma.testDrainMillis makes the first drain of each
-     * connected socket (in drain, or in close if it was not drained) last
-     * that long, as the transport's retries would.
-     */
-    private static final long TEST_DRAIN_MILLIS = Long.getLong("jdk.internal.net.rdma.testDrainMillis", 0);
-    private final Set<Integer> testDrained = ConcurrentHashMap.newKeySet();
-
-    private void delayDrainForTest(int fdVal) {
-        if (TEST_DRAIN_MILLIS <= 0 || !serviced.contains(fdVal) || !testDrained.add(fdVal))
-            return;
-        long deadline = System.nanoTime() + TEST_DRAIN_MILLIS * 1_000_000L;
-        boolean interrupted = false;
-        long left;
-        while ((left = deadline - System.nanoTime()) > 0) {
-            try {
-                Thread.sleep(left / 1_000_000L, (int) (left % 1_000_000L));
-            } catch (InterruptedException e) {
-                interrupted = true;     // a native drain is not interruptible either
-            }
-        }
-        if (interrupted)
-            Thread.currentThread().interrupt();
+        RdmaSocket s = socket(FDA.get(fd));
+        if (s != null)
+            s.drain();
     }
 
     @Override
@@ -700,10 +532,9 @@ final class RdmaSocketOps extends SocketOps {
                                 SocketOption<?> name, Object value) throws IOException {
         if (value == null)
             throw new IllegalArgumentException("Invalid option value");
-        int fdVal = IOUtil.fdVal(fd);
+        RdmaSocket s = socket(fd);
         if (name == StandardSocketOptions.SO_LINGER) {
-            int linger = (Integer) value;
-            lingers.put(fdVal, linger < 0 ? -1 : Math.min(linger, 65535));
+            s.setLinger((Integer) value);
             return;
         }
         int v;
@@ -719,7 +550,7 @@ final class RdmaSocketOps extends SocketOps {
                 v = Math.clamp(v, MIN_BUFFER, MAX_BUFFER);
             checkRdmaOption(name, v);
         }
-        RdmaNet.setIntOption0(fdVal, optionCode(name), v);
+        RdmaNet.setIntOption0(s.fd, optionCode(name), v);
     }
 
     // rsockets allocates and registers twice the requested size, in a
@@ -743,10 +574,10 @@ final class RdmaSocketOps extends SocketOps {
     @Override
     public Object getSocketOption(FileDescriptor fd, ProtocolFamily family,
                                   SocketOption<?> name) throws IOException {
-        int fdVal = IOUtil.fdVal(fd);
+        RdmaSocket s = socket(fd);
         if (name == StandardSocketOptions.SO_LINGER)
-            return lingers.getOrDefault(fdVal, -1);
-        int v = RdmaNet.getIntOption0(fdVal, optionCode(name));
+            return s.linger();
+        int v = RdmaNet.getIntOption0(s.fd, optionCode(name));
         if (name.type() == Boolean.class)
             return v != 0;
         return v;
@@ -759,7 +590,7 @@ final class RdmaSocketOps extends SocketOps {
         return true;
     }
 
-    private RdmaPoller poller(boolean ticking) throws IOException {
+    RdmaPoller poller(boolean ticking) throws IOException {
         RdmaPoller p = ticking ? tickingPoller : poller;
         if (p == null) {
             synchronized (this) {
@@ -778,17 +609,19 @@ final class RdmaSocketOps extends SocketOps {
     @Override
     public void park(SelChImpl ch, int event, long nanos) throws IOException {
         int fdVal = ch.getFDVal();
-        if (shutdowns.contains(key(fdVal, event)))
+        RdmaSocket s = socket(fdVal);
+        // closed (the caller sees it), or the direction is shut down
+        if (s == null || s.waitsStopped(event))
             return;
-        int spin = (fdVal >= 0 && fdVal < spinMicros.length) ? spinMicros[fdVal] : 0;
+        int spin = s.spinMicros();
         if (spin > 0) {
             if (RdmaPoller.spin0(fdVal, event, spin * 1000L) != 0) {
-                setSpin(fdVal, spin * 2);
+                s.setSpinMicros(spin * 2);
                 return;
             }
-            setSpin(fdVal, spin / 2);
+            s.setSpinMicros(spin / 2);
         }
-        boolean ticking = backlogs.containsKey(fdVal) || connecting.contains(fdVal);
+        boolean ticking = s.listenRoom != null || s.connecting;
         RdmaPoller p = poller(ticking);
         boolean virtual = Thread.currentThread().isVirtual();
         long start = System.nanoTime();
@@ -799,7 +632,7 @@ final class RdmaSocketOps extends SocketOps {
             // the thread waits in its own rpoll (RdmaPoller), or, asked to
             // give its slot up after a long wait, waits on below
             try {
-                if (!ch.isOpen() || shutdowns.contains(key(fdVal, event)))
+                if (!ch.isOpen() || s.waitsStopped(event))
                     return;
                 revents = p.awaitDirect(fdVal, event, slot);
             } finally {
@@ -821,7 +654,7 @@ final class RdmaSocketOps extends SocketOps {
             try {
                 // a close, shutdown or interrupt before the registration did
                 // not see it
-                if (!ch.isOpen() || shutdowns.contains(key(fdVal, event))
+                if (!ch.isOpen() || s.waitsStopped(event)
                         || (virtual && Thread.currentThread().isInterrupted()))
                     return;
                 if (nanos > 0) {
@@ -835,27 +668,10 @@ final class RdmaSocketOps extends SocketOps {
                     Thread.currentThread().interrupt();
             }
         }
-        if (ready && ch.isOpen() && System.nanoTime() - start < MAX_SPIN_MICROS * 1000L)
-            setSpin(fdVal, Math.max(spin * 2, MIN_SPIN_MICROS));
+        if (ready && ch.isOpen() && System.nanoTime() - start < RdmaSocket.MAX_SPIN_MICROS * 1000L)
+            s.setSpinMicros(Math.max(spin * 2, RdmaSocket.MIN_SPIN_MICROS));
     }
 
-    private static int spinMicrosProperty() {
-        int defaultMicros = 200;
-        String value = System.getProperty("jdk.net.rdma.spinMicros");
-        if (value == null)
-            return defaultMicros;
-        try {
-            int micros = Integer.parseInt(value.trim());
-            return (micros >= 0 && micros <= Character.MAX_VALUE) ? micros : defaultMicros;
-        } catch (NumberFormatException e) {
-            return defaultMicros;
-        }
-    }
-
-    private void setSpin(int fdVal, int micros) {
-        if (fdVal >= 0 && fdVal < spinMicros.length)
-            spinMicros[fdVal] = (char) Math.min(micros, MAX_SPIN_MICROS);
-    }
 
     private void wake(int fdVal, int event) {
         RdmaPoller p = tickingPoller;
@@ -868,7 +684,9 @@ final class RdmaSocketOps extends SocketOps {
 
     @Override
     public void stopPoll(int fdVal, int event, long thread) {
-        shutdowns.add(key(fdVal, event));
+        RdmaSocket s = socket(fdVal);
+        if (s != null)
+            s.stopWaits(event);
         wake(fdVal, event);
     }
 
@@ -905,77 +723,6 @@ final class RdmaSocketOps extends SocketOps {
         wake(fdVal, POLLOUT);
     }
 
-    /*
-     * An rsocket pins memory and holds a queue pair until rclose, so one
-     * whose channel (or classic Socket) becomes unreachable unclosed is
-     * closed by the Cleaner, as NioSocketImpl closes a leaked socket.  The
-     * action holds the number, not the FileDescriptor, and close runs the
-     * same action, so a number is closed once.
-     */
-    private void track(FileDescriptor fd) {
-        int fdVal = FDA.get(fd);
-        Runnable closer = () -> {
-            // Forget the number's state before rclose lets rsockets reuse it,
-            // and let no poller touch the socket once rclose frees it.
-            RdmaDisconnectWatcher w = disconnectWatcher;
-            if (w != null)
-                w.forget(fdVal);
-            cleanables.remove(fdVal);
-            lingers.remove(fdVal);
-            inet4.remove(fdVal);
-            shutdowns.remove(key(fdVal, POLLIN));
-            shutdowns.remove(key(fdVal, POLLOUT));
-            setSpin(fdVal, MAX_SPIN_MICROS);
-            connecting.remove(fdVal);
-            backlogs.remove(fdVal);
-            Backlog from = acceptedFrom.remove(fdVal);
-            RdmaPoller p = tickingPoller;
-            if (p != null)
-                p.retire(fdVal);
-            p = poller;
-            if (p != null)
-                p.retire(fdVal);
-            delayDrainForTest(fdVal);
-            Runnable closed = () -> {
-                // counted against the service's room until rclose removed it
-                synchronized (roomLock) {
-                    serviced.remove(fdVal);
-                    if (from != null)
-                        from.accepted--;
-                }
-                testDrained.remove(fdVal);
-            };
-            if (!serviced.contains(fdVal)) {
-                drained.remove(fdVal);
-                undelivered.remove(fdVal);
-                RdmaNet.close0(fdVal, 0);
-                closed.run();
-                return;
-            }
-            // A connected socket is drained first, here if its channel did
-            // not (a Cleaner's close); rclose shuts it down again, which
-            // waits as the drain does.  Once every send is delivered, ending
-            // that wait loses nothing; otherwise the rclose waits for the
-            // peer in the background, as a TCP close leaves the kernel to
-            // deliver what the peer has not taken.
-            if (!drained.contains(fdVal)) {
-                try {
-                    boundedShutdown(fdVal, SHUT_RDWR);
-                } catch (IOException e) {
-                    // a failed connection: nothing waits to be delivered
-                }
-            }
-            drained.remove(fdVal);
-            if (undelivered.remove(fdVal)) {
-                RdmaCloseWatchdog.closeInBackground(fdVal, closed);
-            } else {
-                RdmaCloseWatchdog.run(fdVal, RdmaCloseWatchdog.BOUND_MILLIS,
-                                      call -> RdmaNet.close0(fdVal, call));
-                closed.run();
-            }
-        };
-        cleanables.put(fdVal, CLEANER.register(fd, closer));
-    }
 
     @Override
     public void close(FileDescriptor fd) {
@@ -984,9 +731,9 @@ final class RdmaSocketOps extends SocketOps {
             return;
         // Never close a number twice: rsockets may have handed it out again.
         FDA.set(fd, -1);
-        Cleaner.Cleanable c = cleanables.get(fdVal);
-        if (c != null)
-            c.clean();
+        RdmaSocket s = socket(fdVal);
+        if (s != null)
+            s.closeOnce();
         Reference.reachabilityFence(fd);
     }
 
@@ -995,7 +742,7 @@ final class RdmaSocketOps extends SocketOps {
 
     @Override
     public int poll(long pollAddress, int numfds, int timeout) throws IOException {
-        boolean recheck = !backlogs.isEmpty() || !connecting.isEmpty();
+        boolean recheck = room.anyListening() || connectingCount.get() > 0;
         return RdmaNet.pollArray0(pollAddress, numfds, timeout, recheck ? RECHECK_MILLIS : -1);
     }
 }

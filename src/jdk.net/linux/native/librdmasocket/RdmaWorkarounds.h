@@ -23,45 +23,17 @@
  * questions.
  */
 
-#ifndef RDMANET_H
-#define RDMANET_H
+#ifndef RDMAWORKAROUNDS_H
+#define RDMAWORKAROUNDS_H
+
+/* The workarounds of RdmaWorkarounds.c that RdmaNet.c calls. */
 
 #include <poll.h>
-#include <sys/socket.h>
-#include <sys/types.h>
 
-struct rdma_event_channel;
-struct rdma_cm_event;
-struct ibv_qp;
-struct ibv_qp_attr;
-
-#include "jni.h"
-
-/*
- * The librdmacm functions librdmasocket calls, taken with dlsym by
- * RdmaNet.init0 (RdmaNet.c) before any other native of RdmaNet runs.
- */
-extern int (*p_rsocket)(int, int, int);
-extern int (*p_rbind)(int, const struct sockaddr *, socklen_t);
-extern int (*p_rlisten)(int, int);
-extern int (*p_rconnect)(int, const struct sockaddr *, socklen_t);
-extern int (*p_rclose)(int);
-extern int (*p_rpoll)(struct pollfd *, nfds_t, int);
-extern int (*p_rfcntl)(int, int, ...);
-extern int (*p_raccept)(int, struct sockaddr *, socklen_t *);
-extern int (*p_rgetsockname)(int, struct sockaddr *, socklen_t *);
-extern int (*p_rshutdown)(int, int);
-extern int (*p_rdma_get_cm_event)(struct rdma_event_channel *, struct rdma_cm_event **);
-extern int (*p_rdma_ack_cm_event)(struct rdma_cm_event *);
-extern int (*p_ibv_modify_qp)(struct ibv_qp *, struct ibv_qp_attr *, int);
-
-/* RdmaNet.c */
-int setNonBlocking(int fd);
-void toSockaddr(JNIEnv *env, jbyteArray addr, jint scope, jint port,
-                struct sockaddr_storage *ss, socklen_t *len);
-
-/* RdmaWorkarounds.c */
+/* Bug 1: keeps a new connected socket's event channel from blocking the service thread. */
 void nonBlockingEvents(int fd);
+
+/* Bug 2: rpoll with a timeout, re-checking every capMillis if that is positive. */
 int rpollWithTimeout(struct pollfd *fds, nfds_t nfds, int timeout, int capMillis);
 
 #endif
