@@ -50,6 +50,9 @@ SHELL := /bin/bash
 TOP := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/make/scripts
+# The test and benchmark drivers: test infrastructure lives under test/,
+# as upstream's does (test/lib, test/failure_handler).
+INFRA := $(TOP)/test/infra
 
 .DEFAULT_GOAL := images
 .PHONY: images assemble test test-rdio test-upstream update-upstream test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-portable clean dist-clean
@@ -102,7 +105,7 @@ update-upstream:
 	@$(SCRIPTS)/update-upstream.sh $(if $(CHECK),--check) $(VERSION) $(DEBIAN_VERSION)
 
 test-rdma: images
-	@$(SCRIPTS)/rdma-guest.sh --jdk $(RDIO_CONF_DIR)/images/jdk --jtreg $(RDIO_JTREG_HOME) \
+	@$(INFRA)/rdma-guest/rdma-guest.sh --jdk $(RDIO_CONF_DIR)/images/jdk --jtreg $(RDIO_JTREG_HOME) \
 	    --out $(BUILD)/rdma-guest --tests jdk/net/rdma
 
 # Upstream's socket and channel tests over transparent RDMA in the guest, then

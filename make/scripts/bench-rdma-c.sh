@@ -24,7 +24,7 @@
 # The C ping-pong baseline with percentiles, for issue 14's measurement:
 # run in the RDMA guest by
 #
-#   make/scripts/rdma-guest.sh --jdk JDK --after make/scripts/bench-rdma-c.sh --out DIR
+#   test/infra/rdma-guest/rdma-guest.sh --jdk JDK --after make/scripts/bench-rdma-c.sh --out DIR
 #
 # as root in the chroot, with SERVER_ADDR and OUT in the environment.  It
 # builds test/micro/.../jdk/net/rsocket_pingpong.c with the host's gcc and

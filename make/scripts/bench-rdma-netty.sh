@@ -23,7 +23,7 @@
 #
 #
 # The Netty rows of make bench-rdma: run in the RDMA guest by
-# make/scripts/rdma-guest.sh --after (bench-rdma.sh passes it), as root in
+# test/infra/rdma-guest/rdma-guest.sh --after (bench-rdma.sh passes it), as root in
 # the chroot, with JDK, SERVER_ADDR, NETTY_DIR and OUT in the environment.
 #
 # Netty's echo example server (io.netty.example.echo.EchoServer, from the

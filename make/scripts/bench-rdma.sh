@@ -51,7 +51,7 @@ jar=$out/benchmarks.jar
 build_bench_jar "$jdk" "$jmh" "$jar" "$src"
 
 # shellcheck disable=SC2086
-"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --bench "$jar" --out "$out/guest" \
+"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --bench "$jar" --out "$out/guest" \
     --after "$RDIO_TOP/make/scripts/bench-rdma-netty.sh" -- \
     "^$class\\.(pingPong|stream)\$" ${BENCH_OPTS:-} || die "the benchmark run in the guest failed (see $out/guest)"
 
@@ -136,7 +136,7 @@ awk '
 # connections one JVM holds, from the tests that check them, at the
 # benchmark's sizes (1,000 readers of each kind; SCALE_CONNECTIONS).
 connections=${SCALE_CONNECTIONS:-8000}
-"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg" --out "$out/scale" \
+"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg" --out "$out/scale" \
     --java-opts "-Drdio.rdma.idleVirtual=1000 -Drdio.rdma.idlePlatform=1000 -Drdio.rdma.connections=$connections" \
     --tests jdk/net/rdma/RdmaIdleCost.java jdk/net/rdma/RdmaManyConnections.java ||
     note "a scale test failed (see $out/scale); its figures show how far it got"

@@ -89,7 +89,7 @@ jar=$out/benchmarks.jar
 build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/java/nio/channels/SocketChannelLoopback.java"
 cp "$jar" "$out/guest/benchmarks.jar"
 echo "$base_jdk" > "$out/guest/base-jdk"
-"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --after "$RDIO_TOP/make/scripts/bench-tcp-rules.sh" \
+"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --after "$RDIO_TOP/make/scripts/bench-tcp-rules.sh" \
     --after-env "TCP_REPS=${TCP_REPS:-5}" --out "$out/guest" ||
     die "the run in the guest failed (see $out/guest/after.log)"
 

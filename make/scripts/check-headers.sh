@@ -54,7 +54,7 @@ kind_of() {
         test/jdk/java/nio/channels/FileChannel/directio/TalkExample/slide/*) echo none ;;
         test/jdk/*.out) echo none ;;
         src/*.java|src/*.c|src/*.h|Makefile|make/*.gmk) echo classpath ;;
-        test/*.java|test/*.c|test/*.sh|make/scripts/*|configure|.ci/run) echo gpl ;;
+        test/*.java|test/*.c|test/*.sh|test/infra/*|make/scripts/*|configure|.ci/run) echo gpl ;;
         make/*.conf|make/*.exclude) echo gpl ;;
         *) echo unknown ;;
     esac

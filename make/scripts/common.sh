@@ -261,6 +261,6 @@ run_rdma_channels_after() {
     build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/jdk/net/RdmaChannels.java"
     cp "$jar" "$gout/benchmarks.jar"
     for e in "${@:5}"; do env+=(--after-env "$e"); done
-    "$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --after "$script" "${env[@]}" --out "$gout" ||
+    "$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --after "$script" "${env[@]}" --out "$gout" ||
         die "the run in the guest failed (see $gout/after.log)"
 }

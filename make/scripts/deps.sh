@@ -61,7 +61,7 @@ packages="$packages xfsprogs btrfs-progs"
 [ "$rdma" = no ] || packages="$packages librdmacm-dev"
 # make test-rdio also runs the RDMA group against a librdmacm with the fix
 # of its service-thread bug, built from Debian 13's rdma-core source
-# (make/scripts/rdma-core.sh), whose build needs these.
+# (test/infra/rdma-guest/rdma-core.sh), whose build needs these.
 packages="$packages cmake ninja-build pkg-config libnl-3-dev libnl-route-3-dev"
 
 missing=

@@ -25,7 +25,7 @@
 # Usage: rdma-conformance.sh [--tcp] JDK_IMAGE JTREG_HOME [TEST...]
 #
 # Upstream's own socket and channel tests, unchanged, over transparent RDMA:
-# jtreg runs them in the RDMA guest (make/scripts/rdma-guest.sh, a JVM per
+# jtreg runs them in the RDMA guest (test/infra/rdma-guest/rdma-guest.sh, a JVM per
 # test) with a rules file that makes every bound socket, and every connect
 # to the rxe0 subnet, an RDMA socket, and lists each switch on the test's
 # standard error.  rdma_cm cannot connect to a loopback address over a RoCE
@@ -41,8 +41,8 @@
 # of doc/jep-rdma-sockets.md's conformance section: upstream's channel
 # tests and its java/net/Socket and java/net/ServerSocket tests.
 . "$(dirname "$0")/common.sh"
-# shellcheck source=../rdma-guest.conf
-. "$RDIO_TOP/make/rdma-guest.conf"
+# shellcheck source=../../test/infra/rdma-guest/rdma-guest.conf
+. "$RDIO_TOP/test/infra/rdma-guest/rdma-guest.conf"
 
 transport=rdma
 if [ "${1:-}" = --tcp ]; then transport=tcp; shift; fi
@@ -77,7 +77,7 @@ mkdir -p "$out/agent/classes"
 printf 'Premain-Class: LoopbackToRdma\nCan-Retransform-Classes: true\n' > "$out/agent/manifest.txt"
 "$jdk/bin/jar" cfm "$out/loopback-to-rdma.jar" "$out/agent/manifest.txt" -C "$out/agent/classes" . ||
     die "cannot make the loopback agent's jar"
-# rdio-guest is the guest's host name (make/scripts/rdma-guest/init)
+# rdio-guest is the guest's host name (test/infra/rdma-guest/init)
 echo "$GUEST_SERVER_ADDR localhost rdio-guest" > "$out/hosts"
 opts="-javaagent:$out/loopback-to-rdma.jar=$GUEST_SERVER_ADDR -Djdk.net.hosts.file=$out/hosts"
 if [ "$transport" = rdma ]; then
@@ -98,7 +98,7 @@ start=$SECONDS
 # takes both from the environment.  Tests not reached are listed as such.
 GUEST_TIMEOUT_TESTS=${RDMA_CONFORMANCE_TIMEOUT:-10800} \
 GUEST_JTREG_TIMEOUT_FACTOR=${RDMA_CONFORMANCE_TIMEOUT_FACTOR:-1} \
-"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg" --othervm --out "$out/guest" \
+"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg" --othervm --out "$out/guest" \
     --java-opts "$opts" --tests "${tests[@]}" ||
     note "some tests did not pass (expected: see the table)"
 minutes=$(( (SECONDS - start + 59) / 60 ))

@@ -29,7 +29,7 @@
 # system of directio-fs.sh's matrix (ext4, ext4 data=journal, ext4 on a
 # 4096-byte-sector device, XFS, btrfs, tmpfs; also make test-directio-fs),
 # which needs root.  RdmaLeak runs a second time in a guest with an older
-# kernel (GUEST_OLD_KERNEL of make/rdma-guest.conf), where the JDK must
+# kernel (GUEST_OLD_KERNEL of test/infra/rdma-guest/rdma-guest.conf), where the JDK must
 # enable libibverbs' fork support, and the group a third time against a
 # librdmacm that has the fix of its service-thread bug (rdma-core.sh), where
 # the JDK's workaround stays off.  Prints one summary line over all runs.
@@ -75,16 +75,16 @@ mapfile -t directio_reports < <("$RDIO_TOP/make/scripts/directio-fs.sh" --report
 # The RDMA group in the guest.  Its failure (a stage or a test) is already
 # reported; the summary counts a guest that produced no report as a failure.
 rm -rf "$RDIO_BUILD/rdma-guest/JTreport"
-"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --out "$RDIO_BUILD/rdma-guest" --tests jdk/net/rdma || true
 
 # RdmaLeak again on a kernel that does not report copy-on-fork, with fewer
 # open/close cycles: its ProcessBuilder cases check that the JDK enabled
 # libibverbs' fork support there.
-# shellcheck source=../rdma-guest.conf
-. "$RDIO_TOP/make/rdma-guest.conf"
+# shellcheck source=../../test/infra/rdma-guest/rdma-guest.conf
+. "$RDIO_TOP/test/infra/rdma-guest/rdma-guest.conf"
 rm -rf "$RDIO_BUILD/rdma-guest-old-kernel/JTreport"
-"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --kernel "$GUEST_OLD_KERNEL" --java-opts -Drdio.rdma.cycles=1000 \
     --out "$RDIO_BUILD/rdma-guest-old-kernel" --tests jdk/net/rdma/RdmaLeak.java || true
 
@@ -92,7 +92,7 @@ rm -rf "$RDIO_BUILD/rdma-guest-old-kernel/JTreport"
 # bug (Debian 13's rdma-core, built once into the cache), where the JDK's
 # workaround must stay off; the leak loop is shortened as above.
 rm -rf "$RDIO_BUILD/rdma-guest-librdmacm/JTreport"
-"$RDIO_TOP/make/scripts/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --librdmacm "${GUEST_RDMA_CORE_VERSION%-*}" --java-opts -Drdio.rdma.cycles=1000 \
     --out "$RDIO_BUILD/rdma-guest-librdmacm" --tests jdk/net/rdma || true
 

@@ -87,7 +87,7 @@ public final class FrameworkRun implements AutoCloseable {
     public static String classPath(String jarsVariable, String what, String jar) throws IOException {
         String dir = System.getenv(jarsVariable);
         assertNotNull(dir, jarsVariable + ", " + what + " (configure fetches them;"
-                + " make/scripts/rdma-guest.sh passes them on)");
+                + " test/infra/rdma-guest/rdma-guest.sh passes them on)");
         String classPath;
         try (Stream<Path> jars = Files.list(Path.of(dir))) {
             classPath = jars.filter(p -> p.toString().endsWith(".jar")).map(Path::toString)

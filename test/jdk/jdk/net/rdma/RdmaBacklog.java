@@ -45,7 +45,7 @@
  *          no room: the same listeners listen, the connect and the other
  *          JVM's connection work, and one connection more than the room of
  *          the bug's workaround would hold, to each listener, echoes.
- *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          Runs in the Soft-RoCE guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

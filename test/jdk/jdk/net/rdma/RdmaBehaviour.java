@@ -34,7 +34,7 @@
  *          not-yet-connected channels, a family that does not match the
  *          address, unsupported options, bad option values, RDMA options set
  *          too late; supported options round-trip.  Runs in the Soft-RoCE
- *          guest (make/scripts/rdma-guest.sh).
+ *          guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -29,7 +29,7 @@
  *          accepted channel, the peer reads EOF once the garbage collector
  *          has run, and the process holds no more descriptors than before
  *          the sockets were opened.  Runs in the Soft-RoCE guest
- *          (make/scripts/rdma-guest.sh).
+ *          (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -35,7 +35,7 @@
  *          A write or read that starts while the close drains fails as on a
  *          closed channel, and a selector that flushes the channel's
  *          cancelled key meanwhile leaves the socket to the close.
- *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          Runs in the Soft-RoCE guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -33,7 +33,7 @@
  *          writer, closed by a platform and a virtual thread, a
  *          shutdownOutput, and a channel registered with a selector, whose
  *          rclose the selector makes.  Runs in the Soft-RoCE guest
- *          (make/scripts/rdma-guest.sh).
+ *          (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -37,7 +37,7 @@
  *          bytes.  A connect that completes while no one looks, to a
  *          server that writes and closes at once, finishes, and reads the
  *          server's bytes and then end-of-stream.  Runs in the Soft-RoCE
- *          guest (make/scripts/rdma-guest.sh).
+ *          guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

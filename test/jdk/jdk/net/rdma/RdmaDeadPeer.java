@@ -32,7 +32,7 @@
  *          without hanging.  The peer is the client of one set of
  *          connections (the test's side accepted them) and the server of
  *          another (the test's side connected).  Runs in the Soft-RoCE
- *          guest (make/scripts/rdma-guest.sh).
+ *          guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

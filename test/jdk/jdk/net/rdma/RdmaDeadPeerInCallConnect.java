@@ -35,7 +35,7 @@
  *          connection, wake within 10 s with EOF or a SocketException; a
  *          fifth connection, not read until then, still yields the 1000
  *          bytes the peer sent, compared, then EOF or a SocketException.
- *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          Runs in the Soft-RoCE guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -29,7 +29,7 @@
  *          to the poller, and it still reads what the peer sends after
  *          that; threads that wait so in turn add no eventfd; one thread
  *          per CPU (2 to 4) waits so at a time, the others through the
- *          poller.  Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          poller.  Runs in the Soft-RoCE guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -31,7 +31,7 @@
  *          served by one selector thread, each verifying its bytes, within a
  *          time bound; an echo from 100 virtual threads; eight listeners
  *          open at once, each echoing a connection.  Runs in the
- *          Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          Soft-RoCE guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

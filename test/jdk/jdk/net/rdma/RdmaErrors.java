@@ -29,7 +29,7 @@
  *          RDMA device throws BindException, and a write to a peer that has
  *          closed or died throws SocketException "Connection reset", never
  *          ConnectException.  Runs in the Soft-RoCE guest
- *          (make/scripts/rdma-guest.sh).
+ *          (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

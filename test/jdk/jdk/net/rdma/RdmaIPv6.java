@@ -31,7 +31,7 @@
  *          server bound to the interface's link-local address, which
  *          rdma_cm accepts only with its scope (the interface), and which
  *          it reports with that scope.  Runs in the Soft-RoCE guest
- *          (make/scripts/rdma-guest.sh).
+ *          (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib
@@ -66,7 +66,7 @@ public class RdmaIPv6 {
     public static void main(String[] args) throws Exception {
         NetworkInterface nif = NetworkInterface.getByInetAddress(RdmaTestLib.SERVER);
         assertNotNull(nif, "the interface with " + RdmaTestLib.SERVER
-                + " (none: run in the RDMA test guest, make/scripts/rdma-guest.sh)");
+                + " (none: run in the RDMA test guest, test/infra/rdma-guest/rdma-guest.sh)");
         InetAddress addr = InetAddress.getByName(ADDR6);
         boolean added = false;
         if (NetworkInterface.getByInetAddress(addr) == null) {

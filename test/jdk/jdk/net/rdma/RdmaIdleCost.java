@@ -31,7 +31,7 @@
  *          with small buffers and queues.  librdmacm 44.0 needs room
  *          for the 2,000 sockets in its connection service
  *          (jdk.net.rdma.serviceRounds, doc/rdma-sockets-design.md).
- *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          Runs in the Soft-RoCE guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -234,7 +234,7 @@ public class RdmaLeak {
      * below cannot fail on a kernel that copies pinned pages, which every
      * kernel since 5.9 does; this check fails where the kernel does not say
      * so and the JDK did not enable fork support.  make test-rdio runs this
-     * test on such a kernel (make/rdma-guest.conf, GUEST_OLD_KERNEL) as well.
+     * test on such a kernel (test/infra/rdma-guest/rdma-guest.conf, GUEST_OLD_KERNEL) as well.
      * The count of MADV_DONTFORK mappings is logged, not checked: on Linux
      * 5.10 rsockets' buffers showed none although fork support was enabled.
      */

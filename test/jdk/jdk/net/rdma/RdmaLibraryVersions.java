@@ -30,7 +30,7 @@
  *          for a library whose version is unknown (-1).  Then the library
  *          this JVM loaded: librdmacm, libibverbs and the rxe provider all
  *          of one rdma-core, the release and directory that
- *          make/scripts/rdma-guest.sh names (RDIO_RDMA_LIBRARY_RELEASE and
+ *          test/infra/rdma-guest/rdma-guest.sh names (RDIO_RDMA_LIBRARY_RELEASE and
  *          RDIO_RDMA_LIBRARY_DIR: Debian 12's 44.0, or with --librdmacm a
  *          release with the fix), and the workarounds on exactly where that
  *          release has the bug: with the cm_svc_run fix, no rounds and no

@@ -31,7 +31,7 @@
  *          small, as a server with many idle connections would set them.
  *          librdmacm 44.0 needs room for 8,192 sockets in its connection
  *          service (jdk.net.rdma.serviceRounds, doc/rdma-sockets-design.md).
- *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          Runs in the Soft-RoCE guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -32,7 +32,7 @@
  *          traffic went over RDMA is shown by both JVMs' listings of their
  *          switched sockets and by the packet counters of the RDMA device.
  *          The Netty jars come from configure (RDIO_NETTY_DIR, set by
- *          make/scripts/rdma-guest.sh).
+ *          test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -35,7 +35,7 @@
  *          echoed byte is checked; that the traffic went over RDMA is shown
  *          by both JVMs' listings of their switched sockets and by the
  *          packet counters of the RDMA device.  The Netty jars come from
- *          configure (RDIO_NETTY_DIR, set by make/scripts/rdma-guest.sh).
+ *          configure (RDIO_NETTY_DIR, set by test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

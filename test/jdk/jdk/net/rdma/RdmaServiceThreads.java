@@ -50,7 +50,7 @@
  *          room limit, and with the same serviceRounds three times the
  *          connections that the room would hold, and eight listeners, all
  *          work, as do many connections in each fresh JVM.
- *          Runs in the Soft-RoCE guest (make/scripts/rdma-guest.sh).
+ *          Runs in the Soft-RoCE guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -26,7 +26,7 @@
  * @summary A read that waits on an RDMA socket spins for at most 200 us by
  *          default before it parks: a timed read that times out costs its
  *          thread almost no CPU.  Runs in the Soft-RoCE guest
- *          (make/scripts/rdma-guest.sh).
+ *          (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

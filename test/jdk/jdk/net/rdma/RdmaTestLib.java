@@ -53,7 +53,7 @@ import jdk.test.lib.Utils;
 
 /**
  * Helpers shared by the RDMA tests, which run in the Soft-RoCE guest of
- * make/scripts/rdma-guest.sh (rxe0 on the guest-only address
+ * test/infra/rdma-guest/rdma-guest.sh (rxe0 on the guest-only address
  * RDIO_RDMA_SERVER_ADDR). There they never skip; elsewhere they fail.
  */
 public final class RdmaTestLib {
@@ -413,7 +413,7 @@ public final class RdmaTestLib {
 
     /**
      * Prints a progress line, also to build/rdma-guest/progress.log when
-     * run by make/scripts/rdma-guest.sh, to show where a run is while it runs.
+     * run by test/infra/rdma-guest/rdma-guest.sh, to show where a run is while it runs.
      */
     public static void log(String line) {
         System.out.println(line);

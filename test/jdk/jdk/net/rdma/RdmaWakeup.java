@@ -27,7 +27,7 @@
  *          virtual, is woken by close (AsynchronousCloseException) and by
  *          interrupt (ClosedByInterruptException) within 2 s, and a
  *          blocked thread waits without spinning.  Runs in the Soft-RoCE
- *          guest (make/scripts/rdma-guest.sh).
+ *          guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

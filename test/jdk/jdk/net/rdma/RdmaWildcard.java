@@ -34,7 +34,7 @@
  *          either wildcard too.  A client channel binds to the wildcard
  *          before it connects.  A specific address of the other family is
  *          still UnsupportedAddressTypeException.  Runs in the Soft-RoCE
- *          guest (make/scripts/rdma-guest.sh).
+ *          guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib

@@ -75,7 +75,7 @@ public class TalkWebExamples {
 
         NetworkInterface nif = NetworkInterface.getByInetAddress(RdmaTestLib.SERVER);
         assertNotNull(nif, "the interface with " + RdmaTestLib.SERVER
-                + " (none: run in the RDMA test guest, make/scripts/rdma-guest.sh)");
+                + " (none: run in the RDMA test guest, test/infra/rdma-guest/rdma-guest.sh)");
         boolean added = false;
         if (NetworkInterface.getByInetAddress(InetAddress.getByName(TALK_ADDR)) == null) {
             RdmaTestLib.ip("addr", "add", TALK_ADDR + "/32", "dev", nif.getName());

@@ -31,7 +31,7 @@
 #
 # The host kernel has no InfiniBand, so the tests cannot run on it.  The guest
 # boots Debian bookworm's 6.1 kernel (which has rdma_rxe) under TCG, with an
-# initramfs of busybox plus the modules of make/rdma-guest.conf, sees the
+# initramfs of busybox plus the modules of rdma-guest.conf, sees the
 # host's root read-only over 9p and --out read-write over a second 9p share
 # (mounted at the same path, so every path means the same on both sides).
 # In one boot it brings up rxe0 on a veth pair with guest-only addresses,
@@ -50,9 +50,9 @@
 #
 # The host's librdmacm is Debian 12's 44.0, which has rdma-core's cm_svc_run
 # bug, so the JDK runs its workaround.  --librdmacm RELEASE (the release
-# make/rdma-guest.conf pins, 56.1, or its major, 56) runs every process of
+# rdma-guest.conf pins, 56.1, or its major, 56) runs every process of
 # the guest on that rdma-core instead, one with the fix: built once by
-# make/scripts/rdma-core.sh into the cache, and put first on PATH and
+# rdma-core.sh into the cache, and put first on PATH and
 # LD_LIBRARY_PATH (jtreg passes the latter on to the tests); its
 # libibverbs takes its providers, rxe's among them, from its own prefix.
 # The rxe stage
@@ -61,7 +61,7 @@
 # directory of the librdmacm they must load, which RdmaLibraryVersions
 # checks; with the fix, the workaround must not run.
 #
-# The parts, under make/scripts/rdma-guest/: kernel.sh fetches the kernel
+# The parts, beside this script: kernel.sh fetches the kernel
 # and resolves its modules, initramfs.sh builds the initramfs around init
 # (the guest's PID 1, which runs the stages), qemu.sh boots it and watches.
 #
@@ -81,15 +81,16 @@
 # For testing the failure paths: RDIO_GUEST_EXTRA_MODULES=mod1,mod2 adds
 # modules to load (e.g. one the kernel lacks, or kvm_intel, which TCG's CPU
 # cannot run), and RDIO_QEMU names another QEMU binary.
-. "$(dirname "$0")/common.sh"
-# shellcheck source=../rdma-guest.conf
-. "$RDIO_TOP/make/rdma-guest.conf"
-guest_dir=$RDIO_TOP/make/scripts/rdma-guest
-# shellcheck source=rdma-guest/kernel.sh
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+guest_dir=$RDIO_INFRA/rdma-guest
+# shellcheck source=rdma-guest.conf
+. "$guest_dir/rdma-guest.conf"
+# shellcheck source=kernel.sh
 . "$guest_dir/kernel.sh"
-# shellcheck source=rdma-guest/initramfs.sh
+# shellcheck source=initramfs.sh
 . "$guest_dir/initramfs.sh"
-# shellcheck source=rdma-guest/qemu.sh
+# shellcheck source=qemu.sh
 . "$guest_dir/qemu.sh"
 
 qemu=${RDIO_QEMU:-qemu-system-x86_64}
@@ -208,8 +209,8 @@ rdma_prefix='' rdma_release='' rdma_dir=''
 if [ -n "$librdmacm" ]; then
     pinned=${GUEST_RDMA_CORE_VERSION%-*}
     [ "$librdmacm" = "$pinned" ] || [ "$librdmacm" = "${pinned%%.*}" ] ||
-        die "--librdmacm $librdmacm: make/rdma-guest.conf pins rdma-core $pinned (GUEST_RDMA_CORE_VERSION); pass --librdmacm $pinned, or pin another release there"
-    rdma_prefix=$("$RDIO_TOP/make/scripts/rdma-core.sh") || exit 1
+        die "--librdmacm $librdmacm: test/infra/rdma-guest/rdma-guest.conf pins rdma-core $pinned (GUEST_RDMA_CORE_VERSION); pass --librdmacm $pinned, or pin another release there"
+    rdma_prefix=$("$guest_dir/rdma-core.sh") || exit 1
     [[ $rdma_prefix != *[[:space:]]* ]] ||
         die "rdma-core's prefix $rdma_prefix has white space, which the guest's shell would split: set RDIO_CACHE elsewhere"
     guest_visible "$rdma_prefix" "rdma-core $pinned"

@@ -30,7 +30,7 @@
 #                     them), PREFIX/etc/libibverbs.d their driver files,
 #                     PREFIX/bin the tools (rstream, ibv_devices, ...)
 #
-# The source is Debian's rdma-core package of the release that make/
+# The source is Debian's rdma-core package of the release that
 # rdma-guest.conf pins (GUEST_RDMA_CORE_*): Debian 13's, whose binary
 # packages need glibc 2.38 (__isoc23_strtoul and friends) and so do not load
 # on Debian 12's 2.36.  Its orig and debian tarballs are downloaded from the
@@ -44,9 +44,10 @@
 # own, so a process that loads these libraries (LD_LIBRARY_PATH=PREFIX/lib)
 # gets the providers of the same release: never the host's, whose private
 # ABI with libibverbs is another release's.
-. "$(dirname "$0")/common.sh"
-# shellcheck source=../rdma-guest.conf
-. "$RDIO_TOP/make/rdma-guest.conf"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=rdma-guest.conf
+. "$RDIO_INFRA/rdma-guest/rdma-guest.conf"
 
 version=$GUEST_RDMA_CORE_VERSION                # Debian's, 56.1-1
 upstream=${version%-*}                          # rdma-core's, 56.1
@@ -73,7 +74,7 @@ if [ ! -f "$prefix/.rdio-complete" ]; then
         for f in "$orig" "$debian"; do
             [ -f "$downloads/tmp/$f" ] ||
                 pool_download rdma-core "$f" "$downloads/tmp" >>"$downloads/tmp/download.log" 2>&1 ||
-                die "cannot download $f (network down, or not in Debian $GUEST_RDMA_CORE_SUITE: update make/rdma-guest.conf; see $downloads/tmp/download.log)"
+                die "cannot download $f (network down, or not in Debian $GUEST_RDMA_CORE_SUITE: update test/infra/rdma-guest/rdma-guest.conf; see $downloads/tmp/download.log)"
             mv "$downloads/tmp/$f" "$downloads/$f"
         done
         rm -rf "$downloads/tmp"
@@ -81,7 +82,7 @@ if [ ! -f "$prefix/.rdio-complete" ]; then
     for f in "$orig:$GUEST_RDMA_CORE_ORIG_SHA256" "$debian:$GUEST_RDMA_CORE_DEBIAN_SHA256"; do
         sum=$(sha256_of "$downloads/${f%%:*}")
         [ "$sum" = "${f#*:}" ] ||
-            die "checksum mismatch for $downloads/${f%%:*}: sha256 $sum, expected ${f#*:} (make/rdma-guest.conf)"
+            die "checksum mismatch for $downloads/${f%%:*}: sha256 $sum, expected ${f#*:} (test/infra/rdma-guest/rdma-guest.conf)"
     done
 
     work=$prefix.build

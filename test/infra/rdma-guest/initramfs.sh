@@ -19,7 +19,7 @@
 # or visit www.oracle.com if you need additional information or have any
 # questions.
 #
-# The guest's initramfs, for make/scripts/rdma-guest.sh (which sources this
+# The guest's initramfs, for rdma-guest.sh (which sources this
 # file after kernel.sh has set the kernel and its modules).
 #
 #   guest_initramfs INIT   sets initrd: busybox-static with its applets,

@@ -19,8 +19,8 @@
 # or visit www.oracle.com if you need additional information or have any
 # questions.
 #
-# The guest kernel and its modules, for make/scripts/rdma-guest.sh (which
-# sources this file, after common.sh and make/rdma-guest.conf).
+# The guest kernel and its modules, for rdma-guest.sh (which sources this
+# file, after common.sh and rdma-guest.conf).
 #
 #   guest_kernel          sets kernel_pkg, kernel_ver, kver, kernel_dir,
 #                         moddir and vmlinuz: the pinned kernel package of
@@ -70,7 +70,7 @@ resolve_kernel() {
     if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
         die "no installable version of $pkg in Debian $GUEST_KERNEL_SUITE"
     fi
-    note "the pinned $GUEST_KERNEL_PACKAGE $GUEST_KERNEL_VERSION is no longer in Debian $GUEST_KERNEL_SUITE; using $pkg $ver instead: update make/rdma-guest.conf" >&2
+    note "the pinned $GUEST_KERNEL_PACKAGE $GUEST_KERNEL_VERSION is no longer in Debian $GUEST_KERNEL_SUITE; using $pkg $ver instead: update test/infra/rdma-guest/rdma-guest.conf" >&2
     echo "$pkg $ver"
 }
 

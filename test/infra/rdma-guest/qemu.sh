@@ -19,8 +19,7 @@
 # or visit www.oracle.com if you need additional information or have any
 # questions.
 #
-# The QEMU run of the guest, for make/scripts/rdma-guest.sh (which sources
-# this file).
+# The QEMU run of the guest, for rdma-guest.sh (which sources this file).
 #
 #   run_guest   boots $vmlinuz with $initrd under $qemu, the host root shared
 #               read-only and $out read-write over 9p, its console in
