@@ -90,12 +90,12 @@ test: assemble
 # The host tests, the direct I/O matrix, then the RDMA group in the guest;
 # one summary line.
 test-rdio: images
-	@$(SCRIPTS)/test-rdio.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
+	@$(INFRA)/test-rdio.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
 
 # Upstream's own tests of the classes the fork patches, on the host; an
 # update of the pinned release must not lower its counts (doc/building.md).
 test-upstream: images
-	@$(SCRIPTS)/test-upstream.sh $(RDIO_CONF_DIR) $(RDIO_JTREG_HOME)
+	@$(INFRA)/test-upstream.sh $(RDIO_CONF_DIR) $(RDIO_JTREG_HOME)
 
 # Moves make/upstream.conf and make/patches to another jdk25u update release,
 # then builds and tests it (doc/building.md).  It has no prerequisite: it
@@ -112,14 +112,14 @@ test-rdma: images
 # (RDMA_CONFORMANCE_TCP=1) the same without the rules file; prints the pass
 # rate.  Not part of test-rdio: it takes about an hour.
 test-rdma-conformance: images
-	@$(SCRIPTS)/rdma-conformance.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
+	@$(INFRA)/rdma-conformance.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
 	@if [ -n "$(RDMA_CONFORMANCE_TCP)" ]; then \
-	    $(SCRIPTS)/rdma-conformance.sh --tcp $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME); fi
+	    $(INFRA)/rdma-conformance.sh --tcp $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME); fi
 
 # The fork's and upstream's direct I/O tests on ext4 (default, data=journal,
 # 4096-byte sectors), XFS, btrfs and tmpfs, each on its own loop device.
 test-directio-fs: images
-	@$(SCRIPTS)/directio-fs.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
+	@$(INFRA)/directio-fs.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
 
 bench: assemble
 	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark

@@ -27,3 +27,21 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../../make/scripts/common.sh"
 
 RDIO_INFRA=$RDIO_TOP/test/infra
+
+# Runs jtreg on TEST... of the assembled test tree (build/src/test/jdk) with
+# the options of the fork's test runs, its work and report directories in
+# OUT/JTwork and OUT/JTreport; jtreg options may precede the tests.  The
+# status is jtreg's; callers judge a run by its report (jtreg-summary.sh).
+#   run_jtreg JDK JTREG_HOME OUT [OPTION...] TEST...
+run_jtreg() {
+    local jdk=$1 jtreg_home=$2 out=$3
+    shift 3
+    "$jdk/bin/java" -jar "$jtreg_home/lib/jtreg.jar" \
+        -jdk:"$jdk" \
+        -dir:"$RDIO_BUILD/src/test/jdk" \
+        -w:"$out/JTwork" -r:"$out/JTreport" \
+        -agentvm -conc:1 -timeoutFactor:4 \
+        -retain:fail,error -ignore:quiet -report:executed \
+        -verbose:summary \
+        "$@"
+}

@@ -20,7 +20,7 @@
 # questions.
 #
 # The guest kernel and its modules, for rdma-guest.sh (which sources this
-# file, after common.sh and rdma-guest.conf).
+# file, after ../lib.sh and rdma-guest.conf).
 #
 #   guest_kernel          sets kernel_pkg, kernel_ver, kver, kernel_dir,
 #                         moddir and vmlinuz: the pinned kernel package of

@@ -407,4 +407,4 @@ if [ "$(grep -c . <<< "$status")" -lt "${#stages[@]}" ]; then
     [ -n "$last" ] || last=$(grep -v '^\s*$' "$out/qemu.log" | tail -n1)
     die "QEMU exited (status $qrc) during stage $s: ${last:-no output} (see $out/console.log)"
 fi
-[ -n "$bench" ] || "$RDIO_TOP/make/scripts/jtreg-summary.sh" "$out/JTreport"
+[ -n "$bench" ] || "$RDIO_INFRA/jtreg-summary.sh" "$out/JTreport"

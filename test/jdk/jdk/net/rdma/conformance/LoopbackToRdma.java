@@ -35,7 +35,7 @@ import java.net.InetAddress;
 import java.security.ProtectionDomain;
 
 /**
- * A Java agent for make/scripts/rdma-conformance.sh, which runs upstream's
+ * A Java agent for test/infra/rdma-conformance.sh, which runs upstream's
  * socket tests unchanged over transparent RDMA: it makes
  * {@code InetAddress.getLoopbackAddress()} and {@code getByName(null)}
  * return the address of the RDMA device, its argument, and so the loopback

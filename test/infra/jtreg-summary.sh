@@ -36,7 +36,8 @@
 # to (its report directory under build/, without /JTreport), since the
 # direct I/O matrix (directio-fs.sh) runs the same tests once per file
 # system.
-. "$(dirname "$0")/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 passed=0 failed=0 skipped=0
 for report in "$@"; do

@@ -39,7 +39,8 @@
 # before it: an update of the pin must not lower them.
 #
 #   test-upstream.sh CONF_DIR JTREG_HOME [TEST...]
-. "$(dirname "$0")/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 conf=${1:?usage: test-upstream.sh CONF_DIR JTREG_HOME [TEST...]}
 jtreg_home=${2:?usage: test-upstream.sh CONF_DIR JTREG_HOME [TEST...]}
@@ -81,7 +82,7 @@ run_jtreg "$jdk" "$jtreg_home" "$out" \
     "${tests[@]}" > "$out/jtreg.log" 2>&1
 set -e
 status=0
-summary=$(RDIO_ALLOW_SKIP=1 "$RDIO_TOP/make/scripts/jtreg-summary.sh" "$out/JTreport") || status=$?
+summary=$(RDIO_ALLOW_SKIP=1 "$RDIO_INFRA/jtreg-summary.sh" "$out/JTreport") || status=$?
 echo "$summary"
 if [ "$#" = 0 ]; then
     mkdir -p "$RDIO_CACHE/test-upstream"

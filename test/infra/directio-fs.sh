@@ -59,7 +59,8 @@
 #
 #   directio-fs.sh JDK_IMAGE JTREG_HOME [NAME...]   the runs, all or the named file systems
 #   directio-fs.sh --reports [NAME...]              print the runs' report directories
-. "$(dirname "$0")/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 base=$RDIO_BUILD/directio-fs
 all_fs=(ext4 ext4-journal ext4-4k xfs btrfs tmpfs ramfs)
@@ -196,7 +197,7 @@ for name in "${names[@]}"; do
     rm -rf "$dir"
     mkdir -p "$dir"
     awk -v fs="$name" '$1 == fs { r = $3; for (i = 4; i <= NF; i++) r = r " " $i; print $2 " 0000000 generic-all " r }' \
-        "$RDIO_TOP/make/directio-fs.exclude" > "$dir/exclude.txt"
+        "$RDIO_INFRA/directio-fs.exclude" > "$dir/exclude.txt"
     mount_fs "$name"
     {
         findmnt -n -o TARGET,SOURCE,FSTYPE,OPTIONS "$mnt"
@@ -217,7 +218,7 @@ for name in "${names[@]}"; do
     took[$name]=$((SECONDS - start))
     result[$name]="no report"
     [ ! -f "$dir/JTreport/text/summary.txt" ] ||
-        result[$name]=$("$RDIO_TOP/make/scripts/jtreg-summary.sh" "$dir/JTreport" 2>/dev/null || true)
+        result[$name]=$("$RDIO_INFRA/jtreg-summary.sh" "$dir/JTreport" 2>/dev/null || true)
     note "$name: ${result[$name]} in ${took[$name]} s (log $dir/jtreg.log)"
     release
 done
@@ -228,4 +229,4 @@ done
         printf '%-13s %-36s %s s\n' "$name" "${result[$name]}" "${took[$name]}"
     done
 } | tee "$base/summary.txt"
-"$RDIO_TOP/make/scripts/jtreg-summary.sh" "${report_dirs[@]}"
+"$RDIO_INFRA/jtreg-summary.sh" "${report_dirs[@]}"

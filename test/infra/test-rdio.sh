@@ -35,7 +35,8 @@
 # the JDK's workaround stays off.  Prints one summary line over all runs.
 #
 #   test-rdio.sh JDK_IMAGE JTREG_HOME
-. "$(dirname "$0")/common.sh"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 jdk=${1:?usage: test-rdio.sh JDK_IMAGE JTREG_HOME}
 jtreg_home=${2:?usage: test-rdio.sh JDK_IMAGE JTREG_HOME}
@@ -69,22 +70,22 @@ set -e
 # The direct I/O matrix.  Its failures are already reported; the summary
 # counts a file system without a report (not root, no loop devices, a file
 # system that could not be made) as a failure.
-mapfile -t directio_reports < <("$RDIO_TOP/make/scripts/directio-fs.sh" --reports)
-"$RDIO_TOP/make/scripts/directio-fs.sh" "$jdk" "$jtreg_home" || true
+mapfile -t directio_reports < <("$RDIO_INFRA/directio-fs.sh" --reports)
+"$RDIO_INFRA/directio-fs.sh" "$jdk" "$jtreg_home" || true
 
 # The RDMA group in the guest.  Its failure (a stage or a test) is already
 # reported; the summary counts a guest that produced no report as a failure.
 rm -rf "$RDIO_BUILD/rdma-guest/JTreport"
-"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+"$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --out "$RDIO_BUILD/rdma-guest" --tests jdk/net/rdma || true
 
 # RdmaLeak again on a kernel that does not report copy-on-fork, with fewer
 # open/close cycles: its ProcessBuilder cases check that the JDK enabled
 # libibverbs' fork support there.
-# shellcheck source=../../test/infra/rdma-guest/rdma-guest.conf
-. "$RDIO_TOP/test/infra/rdma-guest/rdma-guest.conf"
+# shellcheck source=rdma-guest/rdma-guest.conf
+. "$RDIO_INFRA/rdma-guest/rdma-guest.conf"
 rm -rf "$RDIO_BUILD/rdma-guest-old-kernel/JTreport"
-"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+"$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --kernel "$GUEST_OLD_KERNEL" --java-opts -Drdio.rdma.cycles=1000 \
     --out "$RDIO_BUILD/rdma-guest-old-kernel" --tests jdk/net/rdma/RdmaLeak.java || true
 
@@ -92,10 +93,10 @@ rm -rf "$RDIO_BUILD/rdma-guest-old-kernel/JTreport"
 # bug (Debian 13's rdma-core, built once into the cache), where the JDK's
 # workaround must stay off; the leak loop is shortened as above.
 rm -rf "$RDIO_BUILD/rdma-guest-librdmacm/JTreport"
-"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+"$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --librdmacm "${GUEST_RDMA_CORE_VERSION%-*}" --java-opts -Drdio.rdma.cycles=1000 \
     --out "$RDIO_BUILD/rdma-guest-librdmacm" --tests jdk/net/rdma || true
 
-"$RDIO_TOP/make/scripts/jtreg-summary.sh" "$out/JTreport" "${directio_reports[@]}" \
+"$RDIO_INFRA/jtreg-summary.sh" "$out/JTreport" "${directio_reports[@]}" \
     "$RDIO_BUILD/rdma-guest/JTreport" "$RDIO_BUILD/rdma-guest-old-kernel/JTreport" \
     "$RDIO_BUILD/rdma-guest-librdmacm/JTreport"

@@ -40,9 +40,10 @@
 # in build/rdma-conformance[-tcp]/results.txt.  The default tests are those
 # of doc/jep-rdma-sockets.md's conformance section: upstream's channel
 # tests and its java/net/Socket and java/net/ServerSocket tests.
-. "$(dirname "$0")/common.sh"
-# shellcheck source=../../test/infra/rdma-guest/rdma-guest.conf
-. "$RDIO_TOP/test/infra/rdma-guest/rdma-guest.conf"
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=rdma-guest/rdma-guest.conf
+. "$RDIO_INFRA/rdma-guest/rdma-guest.conf"
 
 transport=rdma
 if [ "${1:-}" = --tcp ]; then transport=tcp; shift; fi
@@ -98,7 +99,7 @@ start=$SECONDS
 # takes both from the environment.  Tests not reached are listed as such.
 GUEST_TIMEOUT_TESTS=${RDMA_CONFORMANCE_TIMEOUT:-10800} \
 GUEST_JTREG_TIMEOUT_FACTOR=${RDMA_CONFORMANCE_TIMEOUT_FACTOR:-1} \
-"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg" --othervm --out "$out/guest" \
+"$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg" --othervm --out "$out/guest" \
     --java-opts "$opts" --tests "${tests[@]}" ||
     note "some tests did not pass (expected: see the table)"
 minutes=$(( (SECONDS - start + 59) / 60 ))
