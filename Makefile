@@ -123,36 +123,36 @@ test-directio-fs: images
 
 bench: assemble
 	+$(MAKE) -C $(RDIO_CONF_DIR) images build-microbenchmark
-	@$(SCRIPTS)/bench.sh $(RDIO_CONF_DIR)
+	@$(INFRA)/bench/bench.sh $(RDIO_CONF_DIR)
 
 # Measures the image as it is built (make images first): it does not
 # rebuild, so that a benchmark never waits for a build.
 bench-directio: $(BUILD)/config.mk
-	@$(SCRIPTS)/bench-directio.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+	@$(INFRA)/bench/bench-directio.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 # One direct I/O case, the fork against JDK 25 in alternating rounds.
 bench-directio-ab: $(BUILD)/config.mk
-	@$(SCRIPTS)/bench-directio-ab.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+	@$(INFRA)/bench/bench-directio-ab.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 bench-rdma: $(BUILD)/config.mk
-	@$(SCRIPTS)/bench-rdma.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR) $(RDIO_JTREG_HOME)
+	@$(INFRA)/bench/bench-rdma.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR) $(RDIO_JTREG_HOME)
 
 bench-rdma-pingpong: $(BUILD)/config.mk
-	@$(SCRIPTS)/bench-rdma-pingpong.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+	@$(INFRA)/bench/bench-rdma-pingpong.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 bench-rdma-ab: $(BUILD)/config.mk
-	@$(SCRIPTS)/bench-rdma-ab.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+	@$(INFRA)/bench/bench-rdma-ab.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 bench-rdma-streams: $(BUILD)/config.mk
-	@$(SCRIPTS)/bench-rdma-streams.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+	@$(INFRA)/bench/bench-rdma-streams.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 # TCP over loopback on JDK 25, the fork, and the fork with a rules file
 # that matches none of it, in the RDMA guest.
 bench-tcp-rules: $(BUILD)/config.mk
-	@$(SCRIPTS)/bench-tcp-rules.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+	@$(INFRA)/bench/bench-tcp-rules.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 profile-rdma: $(BUILD)/config.mk
-	@$(SCRIPTS)/profile-rdma-pingpong.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+	@$(INFRA)/bench/profile-rdma-pingpong.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 # Only the diff goes to stdout, so that "make review-diff > fork.diff" works.
 review-diff: $(BUILD)/config.mk

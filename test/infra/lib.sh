@@ -45,3 +45,52 @@ run_jtreg() {
         -verbose:summary \
         "$@"
 }
+
+# Builds the JMH jar JAR from the benchmark sources SRC... with JDK's javac
+# and JMH's annotation processor (the JMH of configure's cache, in JMH_DIR),
+# unless JAR is newer than every source and than the calling script.  The
+# jar is self-contained: java -jar JAR runs org.openjdk.jmh.Main.
+#   build_bench_jar JDK JMH_DIR JAR SRC...
+build_bench_jar() {
+    local jdk=$1 jmh=$2 jar=$3
+    shift 3
+    local jars=("$jmh"/jmh-core-*.jar "$jmh"/jopt-simple-*.jar "$jmh"/commons-math3-*.jar) j s stale=
+    for j in "${jars[@]}" "$jmh"/jmh-generator-annprocess-*.jar; do
+        [ -f "$j" ] || die "no JMH jar $j: re-run bash configure"
+    done
+    [ -f "$jar" ] && [ "$jar" -nt "$0" ] || stale=1
+    for s in "$@"; do [ "$s" -nt "$jar" ] && stale=1; done
+    [ -n "$stale" ] || return 0
+    note "building $jar with $jdk/bin/javac and JMH"
+    local classes=$jar.classes cp
+    rm -rf "$classes" && mkdir -p "$classes"
+    cp=$(IFS=:; echo "${jars[*]}")
+    "$jdk/bin/javac" -proc:full -Xlint:-options \
+        -cp "$cp" -processorpath "$cp:$(echo "$jmh"/jmh-generator-annprocess-*.jar)" \
+        -d "$classes" "$@" > "$jar.javac.log" 2>&1 || { cat "$jar.javac.log" >&2; die "javac failed"; }
+    for j in "${jars[@]}"; do
+        (cd "$classes" && "$jdk/bin/jar" xf "$j")
+    done
+    rm -rf "$classes/META-INF/MANIFEST.MF" "$classes/META-INF/maven"
+    "$jdk/bin/jar" cfe "$jar.tmp" org.openjdk.jmh.Main -C "$classes" . || die "jar failed"
+    mv "$jar.tmp" "$jar"
+}
+
+# Builds the JMH jar of RdmaChannels with the image of CONF_DIR, copies it
+# to GUEST_OUT/benchmarks.jar and boots the Soft-RoCE guest with SCRIPT as
+# its --after script, results in GUEST_OUT; each NAME=VALUE is put in
+# SCRIPT's environment (rdma-guest.sh --after-env):
+#   run_rdma_channels_after CONF_DIR JMH_DIR SCRIPT GUEST_OUT [NAME=VALUE...]
+run_rdma_channels_after() {
+    local conf jmh jdk script=$3 gout=$4 jar=$RDIO_BUILD/bench-rdma/benchmarks.jar env=() e
+    conf=$(cd "$1" && pwd) || die "no $1"
+    jmh=$(cd "$2" && pwd) || die "no $2"
+    jdk=$conf/images/jdk
+    [ -x "$jdk/bin/java" ] || die "no JDK image at $jdk: run make images first"
+    mkdir -p "$gout" "$(dirname "$jar")"
+    build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/jdk/net/RdmaChannels.java"
+    cp "$jar" "$gout/benchmarks.jar"
+    for e in "${@:5}"; do env+=(--after-env "$e"); done
+    "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --after "$script" "${env[@]}" --out "$gout" ||
+        die "the run in the guest failed (see $gout/after.log)"
+}

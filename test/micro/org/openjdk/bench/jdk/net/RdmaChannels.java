@@ -75,7 +75,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * address), else the loopback address, which suits only {@code tcp}.  The
  * C baselines that these runs are compared with are librdmacm's rstream,
  * over rsockets and over TCP (its "-T s"), from the same guest boot
- * (make/scripts/bench-rdma.sh).
+ * (test/infra/bench/bench-rdma.sh).
  *
  * <p> -Drdio.rdma.inline=N sets RDMA_INLINE on both ends of the channels'
  * connections, and -Drdio.rdma.heapBuffers=true makes the client's buffers

@@ -65,17 +65,18 @@ if [ -n "${SERVER_ADDR:-}" ]; then
     exit 0
 fi
 
-. "$(dirname "$0")/common.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 [ -n "${1:-}" ] && [ -n "${2:-}" ] || die "usage: bench-rdma-pingpong.sh CONF_DIR JMH_DIR"
 out=$RDIO_BUILD/bench-rdma-pingpong
 env=("PINGPONG_REPS=${PINGPONG_REPS:-5}" "PINGPONG_SIZES=${PINGPONG_SIZES:-64,1024,32768,1048576}")
 [ -z "${PINGPONG_JAVA_OPTS:-}" ] || env+=("PINGPONG_JAVA_OPTS=$PINGPONG_JAVA_OPTS")
-run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/bench-rdma-pingpong.sh" "$out/guest" "${env[@]}"
+run_rdma_channels_after "$1" "$2" "$RDIO_INFRA/bench/bench-rdma-pingpong.sh" "$out/guest" "${env[@]}"
 
 # JMH's CSV has a row per percentile (pingPong:p0.50) with the size and
 # transport in its last columns; the C client's lines are "pingpong
 # TRANSPORT MODE size SIZE rounds N p50 X p90 Y p99 Z mean M us ARGS".
-awk -F, "$(cat "$RDIO_TOP/make/scripts/stats.awk")"'
+awk -F, "$(cat "$RDIO_INFRA/bench/stats.awk")"'
     FILENAME ~ /\.csv$/ {
         b = unq($col["Benchmark"])
         if (b ~ /pingPong:p0\.(50|90|99)$/)

@@ -36,7 +36,8 @@
 # Environment: BENCH_ROUNDS (default 8), BENCH_WORKLOAD (RAND_4K),
 # BENCH_MODE (DIRECT), BENCH_OPTS (JMH options; default -f 1 -wi 2 -w 2s
 # -i 5 -r 2s), BENCH_BASELINE_JDK and BENCH_DIR as for bench-directio.sh.
-. "$(dirname "$0")/common.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 conf=${1:?usage: bench-directio-ab.sh CONF_DIR JMH_DIR}
 jmh=${2:?usage: bench-directio-ab.sh CONF_DIR JMH_DIR}

@@ -75,7 +75,8 @@
 #
 # The benchmark jar is built here with javac and JMH's annotation processor
 # (JMH from configure's cache), as bench-directio.sh builds its own.
-. "$(dirname "$0")/common.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 conf=${1:?usage: bench-directio-qd.sh CONF_DIR JMH_DIR}
 jmh=${2:?usage: bench-directio-qd.sh CONF_DIR JMH_DIR}

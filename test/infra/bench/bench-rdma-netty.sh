@@ -39,7 +39,7 @@ set -u
 : "${NETTY_REPS:=5}" "${NETTY_CONNECTIONS:=4}" "${NETTY_WARMUP:=1000}" "${NETTY_REQUESTS:=2000}"
 : "${NETTY_SIZE:=1024}"
 here=$(cd "$(dirname "$0")" && pwd)
-client_src=$here/../../test/jdk/jdk/net/rdma/netty/NettyEchoClient.java
+client_src=$here/../../jdk/jdk/net/rdma/netty/NettyEchoClient.java
 cp=$(find "$NETTY_DIR" -name '*.jar' | sort | tr '\n' ':')
 work=/tmp/bench-netty
 rm -rf "$work"

@@ -49,7 +49,8 @@
 #
 # The benchmark jar is built here with javac and JMH's annotation processor
 # (JMH from configure's cache), not by upstream's microbenchmark build.
-. "$(dirname "$0")/common.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 conf=${1:?usage: bench-directio.sh CONF_DIR JMH_DIR}
 jmh=${2:?usage: bench-directio.sh CONF_DIR JMH_DIR}

@@ -54,15 +54,16 @@ if [ -n "${SERVER_ADDR:-}" ]; then
     exit 0
 fi
 
-. "$(dirname "$0")/common.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 [ -n "${1:-}" ] && [ -n "${2:-}" ] || die "usage: bench-rdma-streams.sh CONF_DIR JMH_DIR"
 out=$RDIO_BUILD/bench-rdma-streams
-run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/bench-rdma-streams.sh" "$out/guest" \
+run_rdma_channels_after "$1" "$2" "$RDIO_INFRA/bench/bench-rdma-streams.sh" "$out/guest" \
     "STREAMS_REPS=${STREAMS_REPS:-5}"
 
 # JMH's CSV has a row per percentile (pingPong:p0.50) with the size and
 # transport in its last columns.
-awk -F, "$(cat "$RDIO_TOP/make/scripts/stats.awk")"'
+awk -F, "$(cat "$RDIO_INFRA/bench/stats.awk")"'
     {
         b = unq($col["Benchmark"])
         if (b ~ /[pP]ingPong:p0\.(50|90|99)$/)

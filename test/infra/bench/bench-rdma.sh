@@ -33,7 +33,8 @@
 #   BENCH_OPTS   extra JMH options, e.g. "-wi 1 -i 1 -w 1s -r 1s" for a smoke
 #                run (default: the class's 2 x 2 s warm-up, 3 x 2 s
 #                measurement, 1 fork)
-. "$(dirname "$0")/common.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 conf=${1:?usage: bench-rdma.sh CONF_DIR JMH_DIR JTREG_HOME}
 jmh=${2:?usage: bench-rdma.sh CONF_DIR JMH_DIR JTREG_HOME}
@@ -51,8 +52,8 @@ jar=$out/benchmarks.jar
 build_bench_jar "$jdk" "$jmh" "$jar" "$src"
 
 # shellcheck disable=SC2086
-"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --bench "$jar" --out "$out/guest" \
-    --after "$RDIO_TOP/make/scripts/bench-rdma-netty.sh" -- \
+"$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --bench "$jar" --out "$out/guest" \
+    --after "$RDIO_INFRA/bench/bench-rdma-netty.sh" -- \
     "^$class\\.(pingPong|stream)\$" ${BENCH_OPTS:-} || die "the benchmark run in the guest failed (see $out/guest)"
 
 # --- the table -------------------------------------------------------------------
@@ -136,7 +137,7 @@ awk '
 # connections one JVM holds, from the tests that check them, at the
 # benchmark's sizes (1,000 readers of each kind; SCALE_CONNECTIONS).
 connections=${SCALE_CONNECTIONS:-8000}
-"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg" --out "$out/scale" \
+"$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg" --out "$out/scale" \
     --java-opts "-Drdio.rdma.idleVirtual=1000 -Drdio.rdma.idlePlatform=1000 -Drdio.rdma.connections=$connections" \
     --tests jdk/net/rdma/RdmaIdleCost.java jdk/net/rdma/RdmaManyConnections.java ||
     note "a scale test failed (see $out/scale); its figures show how far it got"

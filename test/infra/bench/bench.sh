@@ -26,7 +26,8 @@
 #
 #   bench.sh CONF_DIR
 # Extra JMH options (e.g. -f 3 -i 10) can be given in BENCH_OPTS.
-. "$(dirname "$0")/common.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 conf=${1:?usage: bench.sh CONF_DIR}
 jdk=$conf/images/jdk

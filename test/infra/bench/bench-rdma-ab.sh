@@ -51,14 +51,15 @@ if [ -n "${SERVER_ADDR:-}" ]; then
     exit 0
 fi
 
-. "$(dirname "$0")/common.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 [ -n "${1:-}" ] && [ -n "${2:-}" ] || die "usage: AB_A=OPTION AB_B=OPTION bench-rdma-ab.sh CONF_DIR JMH_DIR"
 [ -n "${AB_B:-}" ] || die "AB_B (a JVM option, such as -Djdk.net.rdma.waitMode=poller) is not set"
 out=$RDIO_BUILD/bench-rdma-ab
-run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/bench-rdma-ab.sh" "$out/guest" \
+run_rdma_channels_after "$1" "$2" "$RDIO_INFRA/bench/bench-rdma-ab.sh" "$out/guest" \
     "AB_A=${AB_A:-}" "AB_B=$AB_B" "AB_SIZES=${AB_SIZES:-64,1024}" "AB_REPS=${AB_REPS:-5}"
 
-awk -F, -v a="${AB_A:-(defaults)}" -v b="$AB_B" "$(cat "$RDIO_TOP/make/scripts/stats.awk")"'
+awk -F, -v a="${AB_A:-(defaults)}" -v b="$AB_B" "$(cat "$RDIO_INFRA/bench/stats.awk")"'
     {
         bm = unq($col["Benchmark"]); z = unq($col["Param: size"])
         if (bm ~ /pingPong:p0\.(50|90|99)$/) {

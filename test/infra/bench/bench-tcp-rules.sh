@@ -76,7 +76,8 @@ if [ -n "${SERVER_ADDR:-}" ]; then
     exit 0
 fi
 
-. "$(dirname "$0")/common.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 conf=$(cd "${1:?usage: bench-tcp-rules.sh CONF_DIR JMH_DIR}" && pwd) || die "no $1"
 jmh=$(cd "${2:?usage: bench-tcp-rules.sh CONF_DIR JMH_DIR}" && pwd) || die "no $2"
 jdk=$conf/images/jdk
@@ -89,12 +90,12 @@ jar=$out/benchmarks.jar
 build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/java/nio/channels/SocketChannelLoopback.java"
 cp "$jar" "$out/guest/benchmarks.jar"
 echo "$base_jdk" > "$out/guest/base-jdk"
-"$RDIO_TOP/test/infra/rdma-guest/rdma-guest.sh" --jdk "$jdk" --after "$RDIO_TOP/make/scripts/bench-tcp-rules.sh" \
+"$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --after "$RDIO_INFRA/bench/bench-tcp-rules.sh" \
     --after-env "TCP_REPS=${TCP_REPS:-5}" --out "$out/guest" ||
     die "the run in the guest failed (see $out/guest/after.log)"
 
 # rsocket_pingpong's line: "pingpong tcp block size SIZE rounds N p50 X p90 Y p99 Z ..."
-awk -F, "$(cat "$RDIO_TOP/make/scripts/stats.awk")"'
+awk -F, "$(cat "$RDIO_INFRA/bench/stats.awk")"'
     FILENAME ~ /pingpong\.txt$/ {
         split($0, f, " "); z = f[5]
         add("C pingPong " z " p50", f[9]); add("C pingPong " z " p90", f[11]); add("C pingPong " z " p99", f[13]); next

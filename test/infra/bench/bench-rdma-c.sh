@@ -24,7 +24,7 @@
 # The C ping-pong baseline with percentiles, for issue 14's measurement:
 # run in the RDMA guest by
 #
-#   test/infra/rdma-guest/rdma-guest.sh --jdk JDK --after make/scripts/bench-rdma-c.sh --out DIR
+#   test/infra/rdma-guest/rdma-guest.sh --jdk JDK --after test/infra/bench/bench-rdma-c.sh --out DIR
 #
 # as root in the chroot, with SERVER_ADDR and OUT in the environment.  It
 # builds test/micro/.../jdk/net/rsocket_pingpong.c with the host's gcc and
@@ -43,7 +43,7 @@
 # 1048576) choose the cases, comma-separated; iowrite is the mode that
 # places messages with riowrite (see rsocket_pingpong.c), run by
 #
-#   rdma-guest.sh --jdk JDK --after make/scripts/bench-rdma-c.sh \
+#   rdma-guest.sh --jdk JDK --after test/infra/bench/bench-rdma-c.sh \
 #       --after-env PINGPONG_MODES=block,iowrite --after-env PINGPONG_SIZES=1048576,4194304 --out DIR
 set -u
 reps=${PINGPONG_REPS:-5}
@@ -51,7 +51,7 @@ first=${PINGPONG_FIRST:-1}
 IFS=, read -r -a modes <<< "${PINGPONG_MODES:-block,spin,poll,tcp}"
 IFS=, read -r -a sizes <<< "${PINGPONG_SIZES:-64,1024,32768,1048576}"
 here=$(cd "$(dirname "$0")" && pwd)
-src=$here/../../test/micro/org/openjdk/bench/jdk/net/rsocket_pingpong.c
+src=$here/../../micro/org/openjdk/bench/jdk/net/rsocket_pingpong.c
 bin=/tmp/rsocket_pingpong
 [ -x "$bin" ] && [ "$bin" -nt "$src" ] || gcc -O2 -o "$bin" "$src" -lrdmacm || exit 1
 res=$OUT/pingpong.txt

@@ -67,11 +67,12 @@ if [ -n "${SERVER_ADDR:-}" ]; then
     exit 0
 fi
 
-. "$(dirname "$0")/common.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 [ -n "${1:-}" ] && [ -n "${2:-}" ] || die "usage: profile-rdma-pingpong.sh CONF_DIR JMH_DIR"
 out=$RDIO_BUILD/profile-rdma
 command -v perf > /dev/null || die "no perf: install linux-perf (apt-get install linux-perf)"
-run_rdma_channels_after "$1" "$2" "$RDIO_TOP/make/scripts/profile-rdma-pingpong.sh" "$out" \
+run_rdma_channels_after "$1" "$2" "$RDIO_INFRA/bench/profile-rdma-pingpong.sh" "$out" \
     "PROFILE_DELAY_MS=${PROFILE_DELAY_MS:-24000}"
 for f in "$out"/profile-*.txt; do
     echo "== $(basename "$f" .txt)"
