@@ -61,9 +61,10 @@
 # directory of the librdmacm they must load, which RdmaLibraryVersions
 # checks; with the fix, the workaround must not run.
 #
-# The parts, beside this script: kernel.sh fetches the kernel
-# and resolves its modules, initramfs.sh builds the initramfs around init
-# (the guest's PID 1, which runs the stages), qemu.sh boots it and watches.
+# The parts, beside this script: inputs.sh checks and passes on what the
+# run needs, kernel.sh fetches the kernel and resolves its modules,
+# initramfs.sh builds the initramfs around init (the guest's PID 1, which
+# runs the stages), qemu.sh boots it and watches, report.sh reports.
 #
 # Every stage has a timeout, enforced in the guest and again by a watchdog
 # here; the whole QEMU run is under timeout(1).  The guest reports each
@@ -92,6 +93,10 @@ guest_dir=$RDIO_INFRA/rdma-guest
 . "$guest_dir/initramfs.sh"
 # shellcheck source=qemu.sh
 . "$guest_dir/qemu.sh"
+# shellcheck source=inputs.sh
+. "$guest_dir/inputs.sh"
+# shellcheck source=report.sh
+. "$guest_dir/report.sh"
 
 qemu=${RDIO_QEMU:-qemu-system-x86_64}
 cache=$RDIO_CACHE/rdma-guest
@@ -158,24 +163,7 @@ mkdir -p "$out" || die "cannot create $out"
 jdk=$(readlink -f "$jdk") out=$(readlink -f "$out")
 [ "$out" != / ] || die "--out / would share the whole host root read-write with the guest"
 
-# The guest sees the host's root, except where it mounts its own file
-# systems.  It has its own /tmp, over which it binds back, from the host's,
-# the entry directly under /tmp that holds each path the run needs (a
-# checkout in /tmp/NAME, say: /tmp/NAME).  Under /proc, /sys, /dev or /run
-# nothing can live.
 tmp_paths=()
-guest_visible() {   # PATH WHAT
-    local top=${1#/} entry p
-    top=/${top%%/*}
-    case $top in
-        /tmp)
-            entry=${1#/tmp/}; entry=/tmp/${entry%%/*}
-            for p in "${tmp_paths[@]}"; do [ "$p" != "$entry" ] || return 0; done
-            tmp_paths+=("$entry") ;;
-        /proc|/sys|/dev|/run)
-            die "$2 $1 is under $top, which the guest replaces with its own file system; put it elsewhere" ;;
-    esac
-}
 guest_visible "$jdk" "the JDK"
 jtreg_tests=() test_root=
 bench=$bench_jar$after      # non-empty for a benchmark run
@@ -202,72 +190,9 @@ helidon_dir=$(config_value RDIO_HELIDON_DIR)
 [ -n "$helidon_dir" ] || helidon_dir=$("$RDIO_TOP/make/scripts/maven-jars.sh" helidon "$HELIDON_ARTIFACTS")
 guest_visible "$helidon_dir" "the Helidon jars"
 
-# The librdmacm of the run: the host's, or with --librdmacm the pinned
-# rdma-core's, built into the cache once.  Its release (major.minor) and
-# directory go to the tests.
-rdma_prefix='' rdma_release='' rdma_dir=''
-if [ -n "$librdmacm" ]; then
-    pinned=${GUEST_RDMA_CORE_VERSION%-*}
-    [ "$librdmacm" = "$pinned" ] || [ "$librdmacm" = "${pinned%%.*}" ] ||
-        die "--librdmacm $librdmacm: test/infra/rdma-guest/rdma-guest.conf pins rdma-core $pinned (GUEST_RDMA_CORE_VERSION); pass --librdmacm $pinned, or pin another release there"
-    rdma_prefix=$("$guest_dir/rdma-core.sh") || exit 1
-    [[ $rdma_prefix != *[[:space:]]* ]] ||
-        die "rdma-core's prefix $rdma_prefix has white space, which the guest's shell would split: set RDIO_CACHE elsewhere"
-    guest_visible "$rdma_prefix" "rdma-core $pinned"
-    rdma_release=$pinned rdma_dir=$rdma_prefix/lib
-else
-    # awk reads all of ldconfig's output: an early exit would end ldconfig
-    # with SIGPIPE, which pipefail and set -e turn into a silent exit here
-    lib=$(/sbin/ldconfig -p 2>/dev/null | awk '$1 == "librdmacm.so.1" && /x86-64/ && !found { print $NF; found = 1 }')
-    [ -n "$lib" ] || die "the host has no librdmacm.so.1 (install librdmacm1 and rdmacm-utils)"
-    lib=$(readlink -f "$lib")
-    rdma_dir=$(dirname "$lib")
-    if [[ ${lib##*/} =~ ^librdmacm\.so\.1\.[0-9]+\.([0-9]+\.[0-9]+)$ ]]; then
-        rdma_release=${BASH_REMATCH[1]}
-    fi
-fi
+guest_librdmacm
 
-# jtreg and the tests, for a test run.
-if [ -z "$bench" ]; then
-    if [ -z "$jtreg_home" ]; then
-        jtreg_home=$(config_value RDIO_JTREG_HOME)
-        [ -n "$jtreg_home" ] || jtreg_home=$("$RDIO_TOP/make/scripts/jtreg.sh")
-    fi
-    [ -f "$jtreg_home/lib/jtreg.jar" ] || die "no jtreg at $jtreg_home (no lib/jtreg.jar)"
-    jtreg_home=$(readlink -f "$jtreg_home")
-    guest_visible "$jtreg_home" "jtreg"
-
-    test_root=$RDIO_BUILD/src/test/jdk
-    [ -f "$test_root/TEST.ROOT" ] || die "no assembled test tree at $test_root: run make assemble (or make images) first"
-    test_root=$(readlink -f "$test_root")
-    guest_visible "$test_root" "the test tree"
-    [ "${#tests[@]}" -gt 0 ] || tests=(jdk/net/rdma)
-    for t in "${tests[@]}"; do
-        case $t in
-            /*) t=$(readlink -f "$t") ;;
-            *) t=$test_root/$t ;;
-        esac
-        # A path into this repository's overlay means its assembled copy.
-        case $t/ in
-            "$RDIO_TOP/test/jdk/"*) t=$test_root/${t#"$RDIO_TOP/test/jdk/"} ;;
-        esac
-        t=${t%/}
-        [ -e "$t" ] || die "no test $t"
-        case $t/ in
-            "$test_root/"*) t=${t#"$test_root/"} ;;
-            *) die "test $t is not in the assembled test tree $test_root" ;;
-        esac
-        # The assembled copies must be those of the overlay, or we would test
-        # stale files.
-        if [ -e "$RDIO_TOP/test/jdk/$t" ]; then
-            while read -r f; do
-                cmp -s "$RDIO_TOP/test/jdk/$f" "$test_root/$f" ||
-                    die "build/src/test/jdk/$f differs from test/jdk/$f: run make assemble first"
-            done < <(cd "$RDIO_TOP/test/jdk" && find "$t" -type f)
-        fi
-        jtreg_tests+=("$t")
-    done
-fi
+[ -n "$bench" ] || guest_tests
 
 # --- The kernel, its modules, the initramfs --------------------------------------
 
@@ -304,38 +229,7 @@ rm -f "$RDIO_BUILD/rdma-guest/progress.log"
 # The jtreg work directory of the last run with the same JDK, jtreg and test
 # tree: the guest starts from a copy of it.
 jtwork_seed=$cache/jtwork/$(printf '%s\n' "$jdk" "$jtreg_home" "$test_root" | sha256sum | cut -c1-16)
-
-# Values for the guest's busybox sh, single-quoted.
-shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
-{
-    echo "SHARE=$(shq "$out")"
-    echo "JDK=$(shq "$jdk")"
-    echo "JTREG_HOME=$(shq "$jtreg_home")"
-    echo "NETTY_DIR=$(shq "$netty_dir")"
-    echo "HELIDON_DIR=$(shq "$helidon_dir")"
-    echo "TEST_ROOT=$(shq "$test_root")"
-    echo "SERVER_ADDR=$GUEST_SERVER_ADDR"
-    echo "CLIENT_ADDR=$GUEST_CLIENT_ADDR"
-    echo "PREFIX_LEN=$GUEST_PREFIX_LEN"
-    echo "BASELINE_RUNS=$(shq "$baseline_runs")"
-    echo "TIMEOUT_RXE=$GUEST_TIMEOUT_RXE"
-    echo "TIMEOUT_BASELINE=${stage_timeout[baseline]}"
-    echo "TIMEOUT_TESTS=$GUEST_TIMEOUT_TESTS"
-    echo "JTREG_TIMEOUT_FACTOR=$GUEST_JTREG_TIMEOUT_FACTOR"
-    [ ! -d "$jtwork_seed" ] || echo "JTWORK_SEED=$(shq "$jtwork_seed")"
-    echo "JAVA_OPTS=$(shq "$java_opts")"
-    echo "JTREG_MODE=$jtreg_mode"
-    echo "BENCH_JAR=$(shq "$bench_jar")"
-    echo "BENCH_AFTER=$(shq "$after")"
-    echo "AFTER_ENV=$(shq "${after_env[*]}")"
-    echo "BENCH_ARGS=$(shq "${bench_args[*]}")"
-    echo "RDMA_PREFIX=$(shq "$rdma_prefix")"
-    echo "RDMA_RELEASE=$(shq "$rdma_release")"
-    echo "RDMA_DIR=$(shq "$rdma_dir")"
-} > "$out/job.env"
-printf '%s\n' "${jtreg_tests[@]}" > "$out/tests.list"
-printf '%s\n' "${tmp_paths[@]}" > "$out/tmp-paths.list"
-: > "$out/status"
+guest_job
 
 total=$GUEST_TIMEOUT_SLACK
 for s in "${stages[@]}"; do total=$((total + stage_timeout[$s])); done
@@ -355,56 +249,4 @@ run_guest
 
 # --- The report ----------------------------------------------------------------
 
-if [ -d "$out/JTwork/extraPropDefns" ]; then
-    rm -rf "$jtwork_seed.tmp"
-    mkdir -p "$(dirname "$jtwork_seed")"
-    if cp -a "$out/JTwork" "$jtwork_seed.tmp"; then
-        rm -rf "$jtwork_seed"
-        mv "$jtwork_seed.tmp" "$jtwork_seed"
-    fi
-fi
-
-# The status file, or the console when the share never came up.
-if [ -s "$out/status" ]; then
-    status=$(cat "$out/status")
-else
-    status=$(tr -d '\r' < "$out/console.log" 2>/dev/null | sed -n 's/^.*rdio-guest-status: //p')
-fi
-cause='' sum=0
-while read -r s result secs detail; do
-    [ -n "$s" ] || continue
-    printf '%s: %-9s %-4s %7s s  %s\n' "$RDIO_PROG" "$s" "$result" "$secs" "$detail"
-    sum=$(awk -v a="$sum" -v b="$secs" 'BEGIN { print a + b }')
-    [ "$result" = ok ] || cause="stage $s failed: $detail"
-done <<< "$status"
-printf '%s: %-9s %-4s %7s s  %s\n' "$RDIO_PROG" qemu "" \
-    "$(awk -v w="$wall" -v s="$sum" 'BEGIN { printf "%.1f", w - s }')" \
-    "outside the stages: QEMU start, firmware, power-off (wall time $wall s in all)"
-
-# Per-test times, from the .jtr files ("elapsed=MILLIS ...").
-if [ -f "$out/JTreport/text/summary.txt" ]; then
-    while read -r test result _; do
-        jtr=${test%.java}; jtr=$out/JTwork/${jtr/.java\#/_}.jtr
-        ms=$(sed -n 's/^elapsed=\([0-9]*\).*/\1/p' "$jtr" 2>/dev/null | head -n1)
-        printf '%s:   %-50s %-8s %7s s\n' "$RDIO_PROG" "$test" "$result" \
-            "$(awk -v ms="${ms:-0}" 'BEGIN { printf "%.1f", ms / 1000 }')"
-    done < "$out/JTreport/text/summary.txt"
-fi
-[ ! -s "$out/retried" ] || note "tests: $(cat "$out/retried")"
-if [ -s "$out/rstream-baseline.txt" ] && grep -qv '^#' "$out/rstream-baseline.txt"; then
-    note "rstream baseline ($out/rstream-baseline.txt):"
-    sed "s/^/$RDIO_PROG:   /" "$out/rstream-baseline.txt"
-fi
-
-[ -z "$watchdog" ] || die "$watchdog"
-[ -z "$cause" ] || die "$cause"
-if [ "$(grep -c . <<< "$status")" -lt "${#stages[@]}" ]; then
-    case $qrc in
-        124|137) die "the guest did not finish within $total s; QEMU killed (see $out/console.log)" ;;
-    esac
-    s=${stages[$(grep -c . <<< "$status")]}
-    last=$(tr -d '\r' < "$out/console.log" 2>/dev/null | grep -v '^\s*$' | tail -n1)
-    [ -n "$last" ] || last=$(grep -v '^\s*$' "$out/qemu.log" | tail -n1)
-    die "QEMU exited (status $qrc) during stage $s: ${last:-no output} (see $out/console.log)"
-fi
-[ -n "$bench" ] || "$RDIO_INFRA/jtreg-summary.sh" "$out/JTreport"
+guest_report
