@@ -75,8 +75,18 @@
 #
 # The benchmark jar is built here with javac and JMH's annotation processor
 # (JMH from configure's cache), as bench-directio.sh builds its own.
+#
+# The parts, in directio-qd/: devices.sh makes the devices and their files,
+# runs.sh runs one row, table.sh makes the table from the samples.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+qd_parts=$(dirname "$0")/directio-qd
+# shellcheck source=directio-qd/devices.sh
+. "$qd_parts/devices.sh"
+# shellcheck source=directio-qd/runs.sh
+. "$qd_parts/runs.sh"
+# shellcheck source=directio-qd/table.sh
+. "$qd_parts/table.sh"
 
 conf=${1:?usage: bench-directio-qd.sh CONF_DIR JMH_DIR}
 jmh=${2:?usage: bench-directio-qd.sh CONF_DIR JMH_DIR}
@@ -144,112 +154,12 @@ samples=$work/samples.txt
 : > "$log"
 : > "$samples"
 
-# Writes FILE (MIB MiB of random bytes), unless it has that size already.
-make_file() {   # FILE MIB
-    if [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" != $(($2 << 20)) ]; then
-        note "writing $1 ($2 MiB of random bytes)"
-        dd if=/dev/urandom of="$1.tmp" bs=1M count="$2" conv=fsync status=none || die "cannot write $1"
-        mv "$1.tmp" "$1"
-    fi
-}
-
-# --- the RAM device ------------------------------------------------------------
+# --- the devices ---------------------------------------------------------------
 ram=$work/ram
 ram_note=
 brd_loaded=
-# Unmounts and detaches whatever this script made under $ram (also what a
-# killed run left): the ext4, then the loop device, then the tmpfs under
-# it; unloads brd if this run loaded it, and removes the directories.
-release() {
-    local dev file
-    if mountpoint -q "$ram/mnt"; then
-        umount "$ram/mnt" 2>/dev/null || umount --lazy "$ram/mnt" || echo "$RDIO_PROG: cannot unmount $ram/mnt" >&2
-    fi
-    if command -v losetup >/dev/null; then
-        while read -r dev file; do
-            case $file in
-                "$ram"/*) losetup -d "$dev" || echo "$RDIO_PROG: cannot detach $dev ($file)" >&2 ;;
-            esac
-        done < <(losetup --noheadings --list --output NAME,BACK-FILE 2>/dev/null)
-    fi
-    if mountpoint -q "$ram/tmpfs"; then
-        umount "$ram/tmpfs" 2>/dev/null || umount --lazy "$ram/tmpfs" || echo "$RDIO_PROG: cannot unmount $ram/tmpfs" >&2
-    fi
-    if [ -n "$brd_loaded" ]; then
-        rmmod brd 2>/dev/null || echo "$RDIO_PROG: cannot unload brd" >&2
-        brd_loaded=
-    fi
-    if ! findmnt -rn -o TARGET | awk -v p="$ram/" 'index($0, p) == 1 { found = 1 } END { exit !found }'; then
-        rm -rf "$ram"
-    fi
-}
-
-want_ram=
-for d in "${devices[@]}"; do [ "$d" != ram ] || want_ram=1; done
-if [ -n "$want_ram" ] && [ "$(id -u)" != 0 ]; then
-    ram_note="RAM device left out: not root (it mounts a tmpfs and makes a loop device; run as root for it)"
-    note "$ram_note"
-    devices=("${devices[@]/ram/}")
-    read -r -a devices <<<"${devices[*]}"
-    want_ram=
-fi
-[ "${#devices[@]}" -gt 0 ] || die "no device left to measure"
-
 declare -A dev_file dev_desc dev_mib
-if [ -n "$want_ram" ]; then
-    trap release EXIT
-    trap 'exit 130' INT
-    trap 'exit 143' TERM
-    release
-    for tool in mkfs.ext4 losetup findmnt; do
-        command -v "$tool" >/dev/null || die "$tool is not installed (needed for the RAM device)"
-    done
-    # Room for the file and ext4's metadata and journal.
-    img_mib=$((ram_mib + ram_mib / 8 + 128))
-    mkdir -p "$ram/mnt"
-    rdev=
-    if [ "$ram_kind" = auto ] && [ ! -e /sys/module/brd ] &&
-       modprobe brd rd_nr=1 rd_size=$((img_mib * 1024)) max_part=0 2>/dev/null; then
-        brd_loaded=1
-        for _ in 1 2 3 4 5; do [ -b /dev/ram0 ] && break; sleep 0.2; done
-        if [ -b /dev/ram0 ]; then
-            rdev=/dev/ram0
-            ram_what="brd (/dev/ram0, $img_mib MiB)"
-        else
-            rmmod brd 2>/dev/null || true
-            brd_loaded=
-        fi
-    fi
-    if [ -z "$rdev" ]; then
-        mkdir -p "$ram/tmpfs"
-        o=$(mount -t tmpfs -o size=$((img_mib + 16))m rdio-bench-qd "$ram/tmpfs" 2>&1) ||
-            die "cannot mount a tmpfs at $ram/tmpfs: ${o//$'\n'/ }"
-        truncate -s "${img_mib}M" "$ram/tmpfs/ram.img"
-        rdev=$(losetup --find --show "$ram/tmpfs/ram.img" 2>&1) ||
-            die "cannot attach $ram/tmpfs/ram.img to a loop device: ${rdev//$'\n'/ }"
-        ram_what="$rdev over a $img_mib MiB file on tmpfs"
-    fi
-    o=$(mkfs.ext4 -q -F -m 0 -E lazy_itable_init=0,lazy_journal_init=0 "$rdev" 2>&1) ||
-        die "mkfs.ext4 $rdev failed: ${o//$'\n'/ }"
-    o=$(mount "$rdev" "$ram/mnt" 2>&1) || die "cannot mount $rdev at $ram/mnt: ${o//$'\n'/ }"
-    dev_file[ram]=$ram/mnt/qd-${ram_mib}m.dat
-    dev_mib[ram]=$ram_mib
-    make_file "${dev_file[ram]}" "$ram_mib"
-    dev_desc[ram]="ext4 (mkfs.ext4 defaults, -m 0) on $ram_what, file ${dev_file[ram]}, $ram_mib MiB"
-fi
-for d in "${devices[@]}"; do
-    [ "$d" = disk ] || continue
-    fstype=$(findmnt -n -o FSTYPE --target "$data_dir" 2>/dev/null || stat -f -c %T "$data_dir")
-    [ "$fstype" != tmpfs ] || die "$data_dir is on tmpfs, which is no disk: set BENCH_DIR"
-    dev_file[disk]=$data_dir/qd-${disk_mib}m.dat
-    dev_mib[disk]=$disk_mib
-    make_file "${dev_file[disk]}" "$disk_mib"
-    src_dev=$(findmnt -n -o SOURCE --target "$data_dir" 2>/dev/null || echo '?')
-    blk=$(basename "$(readlink -f "$src_dev")")
-    sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$blk/queue/scheduler" 2>/dev/null || true)
-    rot=$(cat "/sys/block/$blk/queue/rotational" 2>/dev/null || echo '?')
-    dev_desc[disk]="$fstype on $src_dev (scheduler ${sched:-?}, rotational $rot), file ${dev_file[disk]}, $disk_mib MiB"
-done
+qd_devices
 
 # --- the rows --------------------------------------------------------------------
 rows=(fio_uring rdio_AFC rdio_FC_VIRTUAL rdio_FC_PLATFORM base_AFC base_FC_VIRTUAL base_FC_PLATFORM fio_psync)
@@ -281,73 +191,6 @@ note "queue depth: ${devices[*]} x ${ops[*]} x QD ${depths[*]} x $n_rows rows x 
      "$java_runs JVM runs ($warmup s warm-up + $seconds s) and $fio_runs fio runs ($fio_ramp s ramp + $seconds s);" \
      "estimated duration about $estimate min; log in $log"
 
-# One sample line: DEVICE OP QD ROW REP IOPS P50_US P99_US CPU_US_PER_IO, or
-# the word failed in place of the numbers.
-sample() {
-    echo "$*" >> "$samples"
-}
-
-run_fio() {   # DEVICE OP QD ROW REP
-    local dev=$1 op=$2 qd=$3 row=$4 rep=$5 json=$work/fio.json engine dir res
-    if [ "$row" = fio_uring ]; then
-        engine=(--ioengine=io_uring --iodepth="$qd" --numjobs=1)
-    else
-        engine=(--ioengine=psync --iodepth=1 --numjobs="$qd" --group_reporting)
-    fi
-    dir="read"; [ "$op" = randread ] || dir="write"
-    echo "=== $dev $op QD$qd $row rep $rep: fio" >> "$log"
-    if fio --name="qd$qd" --filename="${dev_file[$dev]}" --direct=1 --rw="$op" --bs=4k \
-           --size="${dev_mib[$dev]}m" --norandommap --randrepeat=0 "${engine[@]}" \
-           --time_based --ramp_time="${ramp_ms}ms" --runtime="${measure_ms}ms" \
-           --lat_percentiles=1 --output-format=json --output="$json" >> "$log" 2>&1 &&
-       res=$(jq -r --arg d "$dir" '.jobs[0] as $j | $j[$d] as $r
-               | if ($r.total_ios // 0) > 0 then
-                   [$r.iops, $r.lat_ns.percentile["50.000000"] / 1000, $r.lat_ns.percentile["99.000000"] / 1000,
-                    ($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime / 1000 * 1e6 / $r.total_ios]
-                   | map(tostring) | join(" ")
-                 else empty end' "$json" 2>>"$log") && [ -n "$res" ]; then
-        sample "$dev $op $qd $row $rep $res"
-        echo "$res" >> "$log"
-    else
-        sample "$dev $op $qd $row $rep failed"
-    fi
-}
-
-run_java() {   # DEVICE OP QD ROW REP
-    local dev=$1 op=$2 qd=$3 row=$4 rep=$5 home path csv=$work/jmh.csv side=$work/side.txt res
-    local props=()
-    home=$fork_jdk; [ "${row%%_*}" = rdio ] || home=$base_jdk
-    # the fork's engine is off by default; its rows measure it on
-    [ "$home" != "$fork_jdk" ] || props=(-Djdk.nio.useIoUring="$fork_io_uring")
-    path=${row#*_}
-    rm -f "$csv" "$side"
-    echo "=== $dev $op QD$qd $row rep $rep: $home ${props[*]}" >> "$log"
-    if "$home/bin/java" "${props[@]}" -Drdio.bench.file="${dev_file[$dev]}" -Drdio.bench.qd.out="$side" \
-           -jar "$jar" "$class" -p qd="$qd" -p path="$path" -p op="$op" \
-           -f 0 -foe true -wi 1 -w "${warmup_ms}ms" -i 1 -r "${measure_ms}ms" \
-           -rf csv -rff "$csv" >> "$log" 2>&1; then
-        # JMH's score (IOPS) from its CSV, the rest from the benchmark's line.
-        res=$(awk -F, 'NR == 2 { gsub(/"/, "", $5); print $5 }' "$csv" 2>/dev/null)
-        res="$res $(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-                        print v["p50_us"], v["p99_us"], v["cpu_us_per_io"] }' "$side" 2>/dev/null)"
-        if [[ $res =~ ^[0-9.]+\ [0-9.]+\ [0-9.]+\ [0-9.]+$ ]]; then
-            sample "$dev $op $qd $row $rep $res"
-            return
-        fi
-    fi
-    sample "$dev $op $qd $row $rep failed"
-}
-
-# A group's IOPS in one line for the progress notes.
-kiops() {   # DEVICE OP QD REP
-    local r line=
-    for r in "${rows[@]}"; do
-        line+=" ${short[$r]} $(awk -v k="$1 $2 $3 $r $4" 'index($0, k " ") == 1 {
-            if ($6 == "failed") print "failed"; else printf "%.1fk", $6 / 1000 }' "$samples")"
-    done
-    echo "${line# }"
-}
-
 for ((rep = 1; rep <= reps; rep++)); do
     for dev in "${devices[@]}"; do
         for op in "${ops[@]}"; do
@@ -369,139 +212,6 @@ done
 elapsed=$((SECONDS - t0))
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# --- the table -------------------------------------------------------------------
-# "median min max n" of the numbers on stdin.
-summary() {
-    sort -g | awk '{ v[NR] = $1 } END {
-        if (NR == 0) exit 1
-        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-        printf "%s %s %s %d\n", m, v[1], v[NR], NR }'
-}
-# Column COL (6 IOPS, 7 p50, 8 p99, 9 CPU) of a row's good samples.
-column_of() {   # DEVICE OP QD ROW COL
-    awk -v k="$1 $2 $3 $4" -v c="$5" 'index($0, k " ") == 1 && $6 != "failed" { print $c }' "$samples"
-}
-# The row's IOPS over fio io_uring's in the same repetition.
-ratios_of() {   # DEVICE OP QD ROW
-    awk -v a="$1 $2 $3 $4" -v b="$1 $2 $3 fio_uring" '
-        $6 == "failed" { next }
-        index($0, a " ") == 1 { x[$5] = $6 }
-        index($0, b " ") == 1 { f[$5] = $6 }
-        END { for (r in x) if (r in f && f[r] > 0) print x[r] / f[r] }' "$samples"
-}
-# "median (min–max)" with FORMAT for each number, or the median alone if
-# there is one sample.
-cell() {   # FORMAT "median min max n"
-    local med min max n
-    read -r med min max n <<<"$2"
-    if [ "$n" = 1 ]; then
-        awk -v f="$1" -v m="$med" 'BEGIN { printf f, m }'
-    else
-        awk -v f="$1" -v m="$med" -v a="$min" -v b="$max" 'BEGIN { printf f " (" f "–" f ")", m, a, b }'
-    fi
-}
-iops_fmt() {  # "median min max n" -> "77.4k (70.0k–80.1k)"
-    local med min max n
-    read -r med min max n <<<"$1"
-    awk -v m="$med" -v a="$min" -v b="$max" -v n="$n" 'function k(x) { return sprintf(x >= 1e5 ? "%.0fk" : "%.1fk", x / 1000) }
-        BEGIN { if (n == 1) print k(m); else printf "%s (%s–%s)\n", k(m), k(a), k(b) }'
-}
-dev_name() {
-    case $1 in ram) echo RAM ;; disk) echo disk ;; esac
-}
-
-spread_file=$work/spread.txt
-: > "$spread_file"
-table=$work/table.md
-{
-    echo "| device | op | QD | engine | IOPS | p50 µs | p99 µs | CPU µs/I/O | IOPS / fio io_uring |"
-    echo "|---|---|---|---|---|---|---|---|---|"
-    for dev in "${devices[@]}"; do
-        for op in "${ops[@]}"; do
-            for qd in "${depths[@]}"; do
-                for row in "${rows[@]}"; do
-                    lbl=${label[$row]//QD/$qd}
-                    [ "$qd" != 1 ] || { lbl=${lbl/threads/thread}; lbl=${lbl/1 jobs/1 job}; }
-                    fails=$(awk -v k="$dev $op $qd $row" 'index($0, k " ") == 1 && $6 == "failed"' "$samples" | wc -l)
-                    iops=$(column_of "$dev" "$op" "$qd" "$row" 6 | summary || true)
-                    if [ -z "$iops" ]; then
-                        echo "| $(dev_name "$dev") | $op | $qd | $lbl | failed ($fails of $reps) | | | | |"
-                        continue
-                    fi
-                    [ "$fails" = 0 ] || lbl="$lbl; $fails of $reps runs failed"
-                    awk -v s="$iops" 'BEGIN { split(s, v, " "); if (v[4] > 1 && v[1] > 0) print "iops", (v[3] - v[2]) / v[1] }' >> "$spread_file"
-                    if [ "$row" = fio_uring ]; then
-                        ratio=1
-                    elif r=$(ratios_of "$dev" "$op" "$qd" "$row" | summary); then
-                        ratio=$(cell "%.2f" "$r")
-                        case $row in fio_*) ;; *)
-                            awk -v s="$r" 'BEGIN { split(s, v, " "); if (v[4] > 1 && v[1] > 0) print "ratio", (v[3] - v[2]) / v[1] }' >> "$spread_file" ;;
-                        esac
-                    else
-                        ratio=n/a
-                    fi
-                    echo "| $(dev_name "$dev") | $op | $qd | $lbl | $(iops_fmt "$iops")" \
-                         "| $(cell "%.0f" "$(column_of "$dev" "$op" "$qd" "$row" 7 | summary)")" \
-                         "| $(cell "%.0f" "$(column_of "$dev" "$op" "$qd" "$row" 8 | summary)")" \
-                         "| $(cell "%.1f" "$(column_of "$dev" "$op" "$qd" "$row" 9 | summary)")" \
-                         "| $ratio |"
-                done
-            done
-        done
-    done
-} > "$table"
-
-# What the table can resolve: how far the repetitions of one row spread.
-resolution() {   # KIND -> "median p90 n" of (max - min) / median, in %
-    awk -v k="$1" '$1 == k { print 100 * $2 }' "$spread_file" | sort -g |
-        awk '{ v[NR] = $1 } END { if (NR == 0) exit 1
-            m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-            p = v[int(0.9 * (NR - 1)) + 1]
-            printf "%.0f %.0f %d\n", m, p, NR }'
-}
-if res_iops=$(resolution iops) && res_ratio=$(resolution ratio); then
-    read -r ri_med ri_p90 ri_n <<<"$res_iops"
-    read -r rr_med rr_p90 rr_n <<<"$res_ratio"
-    resolves="Resolution: the $reps repetitions of one row spread (max − min over median) by $ri_med% in IOPS for the median row (90th percentile $ri_p90%, $ri_n rows);"
-    resolves+=" the Java rows' ratios to fio io_uring, paired within a repetition, by $rr_med% (90th percentile $rr_p90%, $rr_n rows)."
-    resolves+=" Two rows whose ranges overlap are not told apart; as a rule, differences in a ratio smaller than about $rr_med% are not resolved by this run."
-else
-    resolves="Resolution: not computed (one repetition: no spread to judge it by); run with BENCH_QD_REPS of 5 or more."
-fi
-
-jdk_line() { "$1/bin/java" -version 2>&1 | sed -n 2p; }
-cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-commit=$(git -C "$RDIO_TOP" rev-parse --short HEAD 2>/dev/null || echo '?')
-[ -z "$(git -C "$RDIO_TOP" status --porcelain 2>/dev/null)" ] || commit="$commit (with uncommitted changes)"
-{
-    echo "Direct I/O queue depth, $started, $((elapsed / 60)) min $((elapsed % 60)) s"
-    echo
-    echo "- machine: $(nproc) cores ($cpu_model), $(uname -m), kernel $(uname -r)," \
-         "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM;" \
-         "load average $load_start at the start, $load_end at the end"
-    echo "- devices (the table's device column):"
-    for dev in "${devices[@]}"; do
-        echo "  - $(dev_name "$dev") = ${dev_desc[$dev]}"
-    done
-    [ -z "$ram_note" ] || echo "  - $ram_note"
-    echo "- every row reads or writes that device's one file: 4 KiB at uniformly random 4 KiB-aligned offsets, O_DIRECT;" \
-         "writes overwrite it with random data (fio: its random buffers; Java: random bytes with a unique sequence number per write)"
-    echo "- rdio: $(jdk_line "$fork_jdk") (work tree $commit), run with -Djdk.nio.useIoUring=$fork_io_uring; JDK 25: $(jdk_line "$base_jdk")"
-    echo "- Java: $class (JMH $(basename "$(echo "$jmh"/jmh-core-*.jar)" .jar | sed 's/jmh-core-//'))," \
-         "one JVM per row and repetition (-f 0), $warmup s warm-up, $seconds s measured; IOPS = JMH's score;" \
-         "latency = nanoTime from the call that starts an I/O to its completion, p50/p99 of a 64-buckets-per-octave histogram;" \
-         "CPU = the JVM's process CPU time (all threads) over the I/Os; AFC = CompletionHandler chains, each re-issuing from completed()," \
-         "on the default thread pool; FileChannel = read/write(buffer, position) on one shared channel"
-    echo "- fio $(fio --version | sed 's/^fio-//'): --direct=1 --bs=4k --norandommap --randrepeat=0," \
-         "--ioengine=io_uring --iodepth=QD --numjobs=1, or --ioengine=psync --numjobs=QD --group_reporting;" \
-         "$fio_ramp s ramp, $seconds s measured; latency = fio's total latency (lat_ns, --lat_percentiles=1);" \
-         "CPU = (usr_cpu + sys_cpu) of its jobs over the I/Os"
-    echo "- CPU time of kernel threads (the loop device's worker, interrupts) is in neither fio's nor Java's CPU column"
-    echo "- $reps repetitions; in each, every row once, fio and Java interleaved per device, op and QD (order rotated each repetition);" \
-         "cells: median over the repetitions (smallest–largest); IOPS / fio io_uring: the median of the ratios to fio io_uring" \
-         "in the same repetition (smallest–largest); samples in $samples, output in $log"
-    echo "- $resolves"
-    echo
-    cat "$table"
-} | tee "$out/results-qd.md"
+qd_table
+qd_report
 note "table in $out/results-qd.md ($((elapsed / 60)) min $((elapsed % 60)) s, estimated $estimate min)"
