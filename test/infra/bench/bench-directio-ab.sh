@@ -83,30 +83,26 @@ for r in $(seq 1 "$rounds"); do
     done
 done
 
-awk '
-function median(a, n,   i, j, t) {
-    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j > 0 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+awk "$(cat "$RDIO_INFRA/bench/stats.awk")"'
 {
-    delete v; n = 0
-    for (i = 3; i <= NF; i++) v[++n] = $i
-    m = median(v, n); run[$2, ++cnt[$2]] = m; by[$1, $2] = m
+    delete v; c = 0
+    for (i = 3; i <= NF; i++) v[++c] = $i
+    m = median(v, c); run[$2, ++cnt[$2]] = m; by[$1, $2] = m
     sum[$2] += m; sq[$2] += m * m
 }
 END {
     for (k = 1; k <= 2; k++) {
-        jdk = (k == 1) ? "rdio" : "jdk25"; n = cnt[jdk]
-        delete v; lo = 1e18; hi = 0
-        for (i = 1; i <= n; i++) { v[i] = run[jdk, i]; if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
-        med[jdk] = median(v, n)
-        sd[jdk] = sqrt((sq[jdk] - sum[jdk] * sum[jdk] / n) / (n - 1))
-        printf "%-6s median of %d run medians %.2f us/op (runs %.2f to %.2f, sd %.2f)\n", jdk, n, med[jdk], lo, hi, sd[jdk]
+        jdk = (k == 1) ? "rdio" : "jdk25"; c = cnt[jdk]
+        delete v; least = 1e18; most = 0
+        for (i = 1; i <= c; i++) { v[i] = run[jdk, i]; if (v[i] < least) least = v[i]; if (v[i] > most) most = v[i] }
+        med[jdk] = median(v, c)
+        sd[jdk] = sqrt((sq[jdk] - sum[jdk] * sum[jdk] / c) / (c - 1))
+        printf "%-6s median of %d run medians %.2f us/op (runs %.2f to %.2f, sd %.2f)\n", jdk, c, med[jdk], least, most, sd[jdk]
     }
-    delete v; n = 0
+    delete v; c = 0
     for (key in by) { split(key, p, SUBSEP); r[p[1]] = 1 }
-    for (x in r) if (((x, "rdio") in by) && ((x, "jdk25") in by)) v[++n] = by[x, "rdio"] - by[x, "jdk25"]
-    printf "paired difference rdio - jdk25: median %.2f us/op over %d rounds\n", median(v, n), n
+    for (x in r) if (((x, "rdio") in by) && ((x, "jdk25") in by)) v[++c] = by[x, "rdio"] - by[x, "jdk25"]
+    printf "paired difference rdio - jdk25: median %.2f us/op over %d rounds\n", median(v, c), c
     se = sqrt((1.25 * sd["rdio"]) ^ 2 / cnt["rdio"] + (1.25 * sd["jdk25"]) ^ 2 / cnt["jdk25"])
     printf "resolvable difference (2 standard errors): %.2f us/op, %.1f %% of the JDK 25 median\n", 2 * se, 200 * se / med["jdk25"]
 }' "$runs" | tee "$out/ab-$workload-$mode.summary"

@@ -161,9 +161,9 @@ run_fio() {   # WORKLOAD RUN
 
 # The median, the smallest and the largest of the numbers on stdin.
 summary() {
-    sort -g | awk '{ v[NR] = $1 } END {
+    sort -g | awk "$(cat "$RDIO_INFRA/bench/stats.awk")"'{ v[NR] = $1 } END {
         if (NR == 0) exit 1
-        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        m = median(v, NR)
         printf "%.3f %.3f %.3f %d\n", m, v[1], v[NR], NR }'
 }
 

@@ -106,12 +106,10 @@ awk -F, -v base="$base" '
 # boot (bench-rdma-netty.sh): the median and range of each figure.
 netty=$out/guest/netty.txt
 [ -s "$netty" ] || die "the guest run left no $netty"
-awk '
-    function stat(k,    n, i, j, v, t) {   # "median (min to max)" of list k
+awk "$(cat "$RDIO_INFRA/bench/stats.awk")"'
+    function stat(k,    n, v) {   # "median (min to max)" of list k
         n = split(vals[k], v, " ")
-        for (i = 2; i <= n; i++)
-            for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-        med[k] = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+        med[k] = median(v, n)
         return sprintf("%.0f (%.0f to %.0f)", med[k], v[1], v[n])
     }
     {

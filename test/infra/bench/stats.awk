@@ -24,6 +24,8 @@
 # program is this text followed by its own (awk "$(cat stats.awk)..."),
 # since mawk takes no library of functions otherwise.
 #
+#   median(a, c)  sorts a[1..c] in place, as numbers, and returns their
+#                 median
 #   add(k, v)     adds v to the sample of key k
 #   cell(k)       "median (min to max)" of k's sample, or "n/a"; sets
 #                 mid[k], lo[k] and hi[k]
@@ -33,15 +35,21 @@
 #
 # Lines of JMH's CSV files (names ending .csv) lose their CR, and their
 # first line is read into col[name], the column of each heading.
+#
+# vals, n, mid, lo, hi and col are its arrays (n[k] counts k's sample): a
+# program that includes it cannot use those names for scalars.
 
+function median(a, c,    i, j, t) {
+    for (i = 2; i <= c; i++)
+        for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return (c % 2) ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+}
 function add(k, v) { vals[k] = vals[k] " " v; n[k]++ }
-function cell(k,    c, v, i, j, t) {
+function cell(k,    c, v) {
     if (!(k in vals)) return "n/a"
     c = split(vals[k], v, " ")
-    for (i = 2; i <= c; i++)
-        for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+    mid[k] = median(v, c)
     lo[k] = v[1]; hi[k] = v[c]
-    mid[k] = (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
     return sprintf("%.1f (%.1f to %.1f)", mid[k], lo[k], hi[k])
 }
 function ratio(a, b) { return (mid[a] > 0 && mid[b] > 0) ? sprintf("%.2f", mid[a] / mid[b]) : "n/a" }

@@ -29,9 +29,9 @@
 
 # "median min max n" of the numbers on stdin.
 summary() {
-    sort -g | awk '{ v[NR] = $1 } END {
+    sort -g | awk "$(cat "$RDIO_INFRA/bench/stats.awk")"'{ v[NR] = $1 } END {
         if (NR == 0) exit 1
-        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        m = median(v, NR)
         printf "%s %s %s %d\n", m, v[1], v[NR], NR }'
 }
 # Column COL (6 IOPS, 7 p50, 8 p99, 9 CPU) of a row's good samples.
@@ -113,8 +113,8 @@ qd_table() {
 # What the table can resolve: how far the repetitions of one row spread.
 resolution() {   # KIND -> "median p90 n" of (max - min) / median, in %
     awk -v k="$1" '$1 == k { print 100 * $2 }' "$spread_file" | sort -g |
-        awk '{ v[NR] = $1 } END { if (NR == 0) exit 1
-            m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        awk "$(cat "$RDIO_INFRA/bench/stats.awk")"'{ v[NR] = $1 } END { if (NR == 0) exit 1
+            m = median(v, NR)
             p = v[int(0.9 * (NR - 1)) + 1]
             printf "%.0f %.0f %d\n", m, p, NR }'
 }
