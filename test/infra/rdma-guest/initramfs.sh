@@ -22,22 +22,29 @@
 # The guest's initramfs, for rdma-guest.sh (which sources this
 # file after kernel.sh has set the kernel and its modules).
 #
-#   guest_initramfs INIT   sets initrd: busybox-static with its applets,
+#   guest_initramfs INIT [PART...]
+#                          sets initrd: busybox-static with its applets,
 #                          the modules of mod_order decompressed into
 #                          /lib/modules with their load order in
-#                          /modules.list, and INIT as /init.  Cached in
-#                          $cache, keyed by a hash of kernel, modules, INIT
-#                          and busybox.
+#                          /modules.list, INIT as /init and each PART,
+#                          which INIT sources, beside it.  Cached in
+#                          $cache, keyed by a hash of kernel, modules,
+#                          INIT, the parts and busybox.
 
-guest_initramfs() {   # INIT
-    local init=$1 busybox key stage m src i
+guest_initramfs() {   # INIT [PART...]
+    local init=$1 busybox key stage m src i part parts=()
+    shift
     mkdir -p "$cache"
     busybox=$(command -v busybox)
     if ldd "$busybox" >/dev/null 2>&1; then
         die "$busybox is dynamically linked: install busybox-static"
     fi
     [ -f "$init" ] || die "no guest init script $init"
-    key=$(printf '%s\n' "$kernel_pkg $kernel_ver $kver" "${mod_order[*]}" "$(sha256_of "$init")" \
+    for part in "$@"; do
+        [ -f "$part" ] || die "no guest init part $part"
+        parts+=("$(sha256_of "$part")")
+    done
+    key=$(printf '%s\n' "$kernel_pkg $kernel_ver $kver" "${mod_order[*]}" "$(sha256_of "$init")" "${parts[*]}" \
               "$(sha256_of "$busybox")" | sha256sum | cut -c1-16)
     initrd=$cache/initramfs-$key.cpio.gz
     [ ! -f "$initrd" ] || return 0
@@ -62,6 +69,9 @@ guest_initramfs() {   # INIT
     done
     cp "$init" "$stage/init"
     chmod 755 "$stage/init"
+    for part in "$@"; do
+        cp "$part" "$stage/${part##*/}"
+    done
     (cd "$stage" && find . | busybox cpio -o -H newc -R 0:0 2>/dev/null | gzip -9n) > "$initrd.tmp" ||
         die "cannot build the initramfs"
     mv "$initrd.tmp" "$initrd"

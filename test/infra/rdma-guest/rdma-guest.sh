@@ -64,7 +64,8 @@
 # The parts, beside this script: inputs.sh checks and passes on what the
 # run needs, kernel.sh fetches the kernel and resolves its modules,
 # initramfs.sh builds the initramfs around init (the guest's PID 1, which
-# runs the stages), qemu.sh boots it and watches, report.sh reports.
+# runs the stages; stage-tests.sh is the last), qemu.sh boots it and
+# watches, report.sh reports.
 #
 # Every stage has a timeout, enforced in the guest and again by a watchdog
 # here; the whole QEMU run is under timeout(1).  The guest reports each
@@ -199,7 +200,7 @@ guest_librdmacm
 guest_kernel
 IFS=, read -ra wanted <<< "$GUEST_MODULES${RDIO_GUEST_EXTRA_MODULES:+,$RDIO_GUEST_EXTRA_MODULES}"
 guest_modules "${wanted[@]}"
-guest_initramfs "$guest_dir/init"
+guest_initramfs "$guest_dir/init" "$guest_dir/stage-tests.sh"
 
 # The rstream baseline: NAME SIZE COUNT ITERATIONS OVER, where an iteration
 # sends COUNT messages of SIZE bytes one way and then back, OVER rdma
