@@ -40,13 +40,11 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -364,7 +362,7 @@ Java_jdk_internal_net_rdma_RdmaNet_localAddress0(JNIEnv *env, jclass cl, jint fd
 
 /*
  * The sockets shut down in both directions (the channel's drain before its
- * close, RdmaSocketOps.drain), from the shutdown until close0.  rshutdown
+ * close, RdmaSocket.drain), from the shutdown until close0.  rshutdown
  * makes the socket blocking and waits on its completion channel, so an
  * rpoll of the same socket meanwhile could wait there too, for as long as
  * the drain (seconds for a peer that has gone); and it makes the socket
@@ -388,114 +386,16 @@ static void openNeverReady(void)
     }
 }
 
-/*
- * The rshutdown and rclose calls under way, each known by the number the
- * caller gave it, so that abort0 can end its wait.  Both wait, in
- * ibv_get_cq_event's read of the socket's completion channel, for the
- * control message they send to be delivered; that takes a receive buffer
- * at the peer, and a peer that does not read posts none, so the wait can
- * last for good.  A signal ends it: librdmacm gives up the wait on EINTR
- * (rs_get_cq_event) and the call goes on to its end.  The signal is
- * libnio's, the one sun.nio.ch.NativeThread installs with a handler that
- * does nothing and without SA_RESTART.  Each entry lives on the stack of
- * the thread in the call.
- */
-#define INTERRUPT_SIGNAL (__SIGRTMAX - 2)
-
-struct pendingCall {
-    jint fd;
-    jlong call;
-    pthread_t thread;
-    pid_t tid;
-    struct pendingCall *next;
-};
-
-static pthread_mutex_t pendingLock = PTHREAD_MUTEX_INITIALIZER;
-static struct pendingCall *pending;
-
-static void beginPending(struct pendingCall *p, jint fd, jlong call)
-{
-    p->fd = fd;
-    p->call = call;
-    p->thread = pthread_self();
-    p->tid = (pid_t) syscall(SYS_gettid);
-    pthread_mutex_lock(&pendingLock);
-    p->next = pending;
-    pending = p;
-    pthread_mutex_unlock(&pendingLock);
-}
-
-static void endPending(struct pendingCall *p)
-{
-    pthread_mutex_lock(&pendingLock);
-    for (struct pendingCall **q = &pending; *q != NULL; q = &(*q)->next) {
-        if (*q == p) {
-            *q = p->next;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&pendingLock);
-}
-
-/*
- * Whether thread tid of this process is blocked in read(2), where
- * librdmacm waits.  Elsewhere, a signal could end a wait that must not
- * end early: librdmacm's locks take the semaphore of sem_wait, which
- * gives up on EINTR as well, and the lock is then not held.  Where the
- * kernel does not say, the thread is taken to be in read.
- */
-static int blockedInRead(pid_t tid)
-{
-    char path[64], buf[32];
-    snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int) tid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 1;
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return 1;
-    buf[n] = '\0';
-    char *end;
-    long nr = strtol(buf, &end, 10);
-    return end != buf && nr == SYS_read;
-}
-
-/*
- * Signals the thread in call number call on socket fd if it is waiting in
- * read.  Returns whether it was signalled; false also when libnio's
- * handler is not there (a signal would then end the process).
- */
-JNIEXPORT jboolean JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_abort0(JNIEnv *env, jclass cl, jint fd, jlong call)
-{
-    struct sigaction sa;
-    if (sigaction(INTERRUPT_SIGNAL, NULL, &sa) != 0
-            || sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN
-            || (sa.sa_flags & SA_RESTART) != 0)
-        return JNI_FALSE;
-    jboolean signalled = JNI_FALSE;
-    pthread_mutex_lock(&pendingLock);
-    for (struct pendingCall *p = pending; p != NULL; p = p->next) {
-        if (p->fd == fd && p->call == call && blockedInRead(p->tid)) {
-            signalled = pthread_kill(p->thread, INTERRUPT_SIGNAL) == 0;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&pendingLock);
-    return signalled;
-}
 
 /*
  * rshutdown of a connected socket waits until its sends are delivered, or
- * its connection has failed, or abort0 ends the wait (call numbers it for
- * abort0).  Of both directions (how 2), it is the drain before the close,
- * and a selector's rpoll leaves the socket out from then on.  An ended
- * wait fails with EINTR or not at all; the control message it sent stays
- * queued.
+ * its connection has failed: RdmaSocket calls it only when that cannot
+ * wait for the peer (RdmaReaper).  Of both directions (how 2), it is the
+ * drain before the close, and a selector's rpoll leaves the socket out
+ * from then on.
  */
 JNIEXPORT void JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, jint how, jlong call)
+Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, jint how)
 {
     int h = (how == 0) ? SHUT_RD : (how == 1) ? SHUT_WR : SHUT_RDWR;
     if (h == SHUT_RDWR) {
@@ -503,13 +403,9 @@ Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, ji
         if (fd >= 0 && fd < 65536 && neverReady >= 0)
             __atomic_store_n(&draining[fd], 1, __ATOMIC_SEQ_CST);
     }
-    struct pendingCall p;
-    beginPending(&p, fd, call);
-    int rc = p_rshutdown(fd, h);
-    int err = errno;
-    endPending(&p);
-    if (rc < 0 && err != ENOTCONN && err != EINTR)
-        throwSocketError(env, err);
+    /* EINTR: another signal of the process ended a wait; rclose shuts down again */
+    if (p_rshutdown(fd, h) < 0 && errno != ENOTCONN && errno != EINTR)
+        throwSocketError(env, errno);
 }
 
 /*
@@ -693,20 +589,17 @@ Java_jdk_internal_net_rdma_RdmaNet_writev0(JNIEnv *env, jclass cl, jint fd, jlon
 /*
  * rclose shuts the socket down and frees it; it fails only for a number
  * that is not an rsocket, and returns EBADF then, not -1.  The number is
- * gone either way, so there is nothing to report.  Its shutdown waits as
- * rshutdown does, and abort0 ends the wait (call numbers it); the socket
- * is freed all the same, and sends still queued are dropped.
+ * gone either way, so there is nothing to report.  RdmaSocket calls it only
+ * when it cannot wait for the peer: on a socket that is not connected, or
+ * that is drained.
  */
 JNIEXPORT void JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd, jlong call)
+Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd)
 {
     /* no selector polls it any more: the number may be reused after rclose */
     if (fd >= 0 && fd < 65536)
         __atomic_store_n(&draining[fd], 0, __ATOMIC_SEQ_CST);
-    struct pendingCall p;
-    beginPending(&p, fd, call);
     (void) p_rclose(fd);
-    endPending(&p);
 }
 
 /*

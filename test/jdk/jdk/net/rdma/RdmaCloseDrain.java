@@ -29,8 +29,8 @@
  *          channel's other methods answer at once, a selector it is
  *          registered with goes on selecting its other channels, and every
  *          byte written before the close reaches the peer before EOF.  The
- *          slow drain is made by the test hook
- *          jdk.internal.net.rdma.testDrainMillis, since rxe delivers one
+ *          slow drain is made by a test hook, RdmaSocket.testDrainMillis,
+ *          set through reflection, since rxe delivers one
  *          device's traffic to itself and a peer cannot vanish in one guest.
  *          A write or read that starts while the close drains fails as on a
  *          closed channel, and a selector that flushes the channel's
@@ -39,7 +39,8 @@
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib
- * @run main/othervm/timeout=300 -Djdk.internal.net.rdma.testDrainMillis=4000 RdmaCloseDrain
+ * @modules jdk.net/jdk.internal.net.rdma:+open
+ * @run main/othervm/timeout=300 RdmaCloseDrain
  */
 
 import java.io.IOException;
@@ -68,7 +69,7 @@ import static jdk.test.lib.Asserts.*;
 
 public class RdmaCloseDrain {
     // how long the test hook makes each drain last
-    static final long DRAIN_MILLIS = Long.getLong("jdk.internal.net.rdma.testDrainMillis", 0);
+    static final long DRAIN_MILLIS = 4_000;
 
     // the bound on anything that must not wait for the drain
     static final long PROMPT_MILLIS = 1_500;
@@ -78,6 +79,10 @@ public class RdmaCloseDrain {
 
     public static void main(String[] args) throws Exception {
         assertGreaterThan(DRAIN_MILLIS, PROMPT_MILLIS + 1_000, "drain of the test hook");
+        java.lang.reflect.Field hook = Class.forName("jdk.internal.net.rdma.RdmaSocket")
+                .getDeclaredField("testDrainMillis");
+        hook.setAccessible(true);
+        hook.setLong(null, DRAIN_MILLIS);
         List<RdmaTestLib.Case> cases = new ArrayList<>();
         for (boolean classic : new boolean[] { false, true }) {
             for (boolean virtual : new boolean[] { false, true }) {

@@ -110,9 +110,23 @@ import java.util.Objects;
  * 8 MiB is lowered to 8 MiB, so a larger request never gives a smaller
  * buffer. {@code SO_LINGER} is kept and reported,
  * but rsockets has no linger time and no abortive close: whatever its value,
- * close never discards unsent data and never resets the connection; it may
- * wait until sent data has been acknowledged by the RDMA transport.
+ * close never discards unsent data and never resets the connection.
  * {@code TCP_NODELAY} is accepted; rsockets sends every write at once.
+ *
+ * <h2>Close and shutdown</h2>
+ * The RDMA library's shutdown and close of a connected socket wait until
+ * every byte sent has been delivered, and against a peer that has stopped
+ * reading they would wait until it reads again. So {@code close},
+ * {@code shutdownInput} and {@code shutdownOutput} never wait for the
+ * peer's program. A close waits only for the transport's acknowledgement
+ * of what was sent (microseconds on a live link, the transport's retries
+ * against a machine that has gone), and only when that is all it waits
+ * for. Otherwise the socket is handed to one daemon thread,
+ * {@code RDMA-Reaper}, which finishes the shutdown or close once the peer
+ * has taken what was sent, has disconnected, or the connection has
+ * failed. Until then the socket keeps its memory; no data is discarded.
+ * A shutdown returns at once, and the peer sees end-of-stream once the
+ * reaper has sent it, after every byte written before.
  *
  * <h2>Blocking and threads</h2>
  * RDMA sockets are non-blocking underneath, and no thread waits inside the
@@ -178,12 +192,41 @@ import java.util.Objects;
  * the cost of {@code rpoll} (its short check for ready RDMA sockets before
  * it sleeps) and, while the process has an RDMA server socket or a connect
  * under way, a wake-up every 10 ms to look for new connections. Closing a
- * connected RDMA channel may wait, up to 2 seconds when the peer does not
- * read, in the thread that closes it, which in a framework is often the
- * thread that selects for its other channels too. The channels that a
+ * connected RDMA channel waits for the transport's acknowledgement of what
+ * was sent, as above, in the thread that closes it, which in a framework
+ * is often the thread that selects for its other channels too. The channels that a
  * rules file ({@code jdk.net.rdma.conf}) turns into RDMA channels are
  * RDMA channels here too: a selector waits in {@code rpoll} while it holds
  * one, and in {@code epoll} otherwise, whatever the file says.
+ *
+ * <h2>System properties</h2>
+ * Read once, when RDMA sockets are first used; a value that is not a
+ * number in the range given is ignored.
+ * <ul>
+ * <li>{@code jdk.net.rdma.conf}: the rules file of transparent RDMA
+ *     (above). Not set by default.
+ * <li>{@code jdk.net.rdma.debug}: lists the rules read and every socket a
+ *     rule switched, on standard error (empty value) or appended to the
+ *     file named. Not set by default.
+ * <li>{@code jdk.net.rdma.serviceRounds} (1 or more; default 128): on the
+ *     librdmacm releases above, readies the service threads for 4 &times;
+ *     this many sockets. Each round costs a few milliseconds once, at
+ *     first use.
+ * <li>{@code jdk.net.rdma.spinMicros} (0 to 65535; default 200): the
+ *     longest a blocked operation checks its socket before it parks. A
+ *     longer spin answers a slow peer sooner, and costs a CPU for that
+ *     long per blocked thread; 0 never spins.
+ * <li>{@code jdk.net.rdma.waitMode} ({@code poller}, or not set): where a
+ *     platform thread blocked without a timeout waits. By default up to
+ *     one such thread per CPU (2 to 4) waits in an {@code rpoll} of its
+ *     own, which saves the hop through the poller thread on its wake-up;
+ *     {@code poller} sends every wait through the poller thread.
+ * <li>{@code jdk.net.rdma.directIdleMillis} (1 or more; default 1000): how
+ *     long a thread must have waited in its own {@code rpoll} before a
+ *     thread that finds every such place taken moves it to the poller
+ *     thread. Shorter moves idle connections' threads sooner, and costs
+ *     busy ones the hop through the poller more often.
+ * </ul>
  *
  * @since rdio 1
  */

@@ -195,6 +195,24 @@ final class RdmaNet {
         return t;
     }
 
+    /**
+     * The value of system property name, a decimal integer in min..max, or
+     * def if the property is not set or not such a number: as the JDK's
+     * tuning properties, a bad value is ignored rather than failing the
+     * first use of a socket.
+     */
+    static long longProperty(String name, long def, long min, long max) {
+        String value = System.getProperty(name);
+        if (value == null)
+            return def;
+        try {
+            long v = Long.parseLong(value.trim());
+            return (v >= min && v <= max) ? v : def;
+        } catch (NumberFormatException e) {
+            return def;
+        }
+    }
+
     /** The scope of a link-local IPv6 address, which rdma_cm needs; 0 for none. */
     static int scopeId(InetAddress addr) {
         return (addr instanceof Inet6Address a) ? a.getScopeId() : 0;
@@ -213,7 +231,7 @@ final class RdmaNet {
     static native boolean pollConnect0(int fd) throws IOException;
     static native int accept0(int fd, byte[] addr, int[] info) throws IOException;
     static native void localAddress0(int fd, byte[] addr, int[] info) throws IOException;
-    static native void shutdown0(int fd, int how, long call) throws IOException;
+    static native void shutdown0(int fd, int how) throws IOException;
     static native void setIntOption0(int fd, int opt, int value) throws IOException;
     static native int getIntOption0(int fd, int opt) throws IOException;
     static native int read0(int fd, long address, int len) throws IOException;
@@ -221,7 +239,6 @@ final class RdmaNet {
     static native long readv0(int fd, long address, int cnt) throws IOException;
     static native int write0(int fd, long address, int len) throws IOException;
     static native long writev0(int fd, long address, int cnt) throws IOException;
-    static native void close0(int fd, long call);
-    static native boolean abort0(int fd, long call);
+    static native void close0(int fd);
     static native int pollArray0(long address, int nfds, int timeout, int capMillis) throws IOException;
 }

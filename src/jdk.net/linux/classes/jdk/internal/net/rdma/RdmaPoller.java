@@ -115,7 +115,8 @@ final class RdmaPoller {
 
     /**
      * The number of slots, so of the threads that may wait in rpolls of
-     * their own at a time: one per CPU, 2 to 4.
+     * their own at a time: one per CPU, 2 to 4, since more waiters than
+     * CPUs would only take turns.
      */
     static final int DIRECT_WAITERS_MAX = Math.clamp(Runtime.getRuntime().availableProcessors(), 2, 4);
 
@@ -123,12 +124,11 @@ final class RdmaPoller {
      * How long a thread must have waited in its own rpoll before a thread
      * that finds no slot free asks it to give its slot up.  Far longer than
      * a busy connection's waits (a 1 MiB round trip takes milliseconds even
-     * in an emulated guest), so that only idle ones are moved.  The test
-     * hook jdk.internal.net.rdma.testDirectIdleMillis sets it, for tests
-     * that need slots held for longer.
+     * in an emulated guest), so that only idle ones are moved.
+     * -Djdk.net.rdma.directIdleMillis=N sets it (documented in RdmaSockets).
      */
     static final long DIRECT_IDLE_MILLIS =
-            Long.getLong("jdk.internal.net.rdma.testDirectIdleMillis", 1_000);
+            RdmaNet.longProperty("jdk.net.rdma.directIdleMillis", 1_000, 1, Long.MAX_VALUE / 1_000_000L);
 
     private RdmaPoller(String name, long tickNanos, int wakeFd, int[] slots) {
         this.name = name;
@@ -459,7 +459,7 @@ final class RdmaPoller {
     static native void signal0(int fd);
     static native void drain0(int fd);
     private static native int wait0(int fd, int event, int wakeFd) throws IOException;
-    private static native int poll0(int[] fds, int[] events, int nfds, int timeout) throws IOException;
+    static native int poll0(int[] fds, int[] events, int nfds, int timeout) throws IOException;
 
     /**
      * Checks the socket without waiting, again and again, for up to nanos:

@@ -331,7 +331,7 @@ public final class RdmaRules extends SocketOpsSwitch {
         } catch (IOException e) {
             return e.getMessage();
         } finally {
-            RdmaNet.close0(fd, 0);
+            RdmaNet.close0(fd);
         }
     }
 

@@ -28,6 +28,8 @@ package jdk.internal.net.rdma;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One rsocket and everything the JDK keeps for it, from its rsocket call to
@@ -35,26 +37,31 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * rsockets may hand out again once rclose has freed it, so {@link #close}
  * takes it out of that table before anything else.
  *
- * <p> The life cycle, one state machine:
+ * <p> The life cycle, one state machine (doc/rdma-sockets-design.md):
  * <pre>
- *   OPEN --listen--> LISTENING ----------------------------.
- *     |                                                    |
- *     +--connect--> CONNECTING --done--> CONNECTED         |
- *     |                 |                   |  drain       |
- *     |               failed                v              |
- *     |                 |                DRAINED           |
- *     v                 v                   |              v
- *   close: rclose at once             close: rclose, bounded; if the drain's
- *   (nothing to wait for)             wait was ended (UNDELIVERED), rclose in
- *                                     the background, up to 60 s
+ *   OPEN --listen--> LISTENING ----------------------------------.
+ *     |                                                          |
+ *     +--connect--> CONNECTING --done--> CONNECTED               |
+ *     |                 |                   |                    |
+ *     |               failed      drain, or shutdown of both     |
+ *     |                 |         directions, once SETTLED       |
+ *     |                 |                   v                    |
+ *     |                 |                DRAINED                 |
+ *     v                 v                   v                    v
+ *   close: rclose at once: it cannot wait (rsockets' rclose shuts down
+ *   only a connected socket)
  * </pre>
- * An accepted socket starts CONNECTED. Shutting one direction down
- * ({@link #shutdown}) only stops the waits for it; shutting both is the
- * drain.
+ * A CONNECTED socket that is closed, or whose shutdown is asked for, before
+ * it is SETTLED (RdmaReaper) goes to the {@link RdmaReaper}, which makes the
+ * calls once it is: no thread of the application waits for the peer.
+ * An accepted socket starts CONNECTED.
  *
- * <p> Locks: the fields are volatile, or guarded by the
- * {@link RdmaServiceRoom}'s monitor where they count against the service
- * threads' room. Nothing here holds a lock while it calls into librdmacm.
+ * <p> Locks, in the order they are taken: a channel's locks (never held
+ * while anything here waits for the peer); {@code callLock}, held by a
+ * thread in rshutdown or rclose of this socket, which wait for the
+ * transport only (microseconds, or the retries of a connection that is
+ * failing); the {@link RdmaServiceRoom}'s monitor, taken last.  The
+ * fields are volatile, or guarded by one of them as marked.
  */
 final class RdmaSocket {
     /*
@@ -68,7 +75,9 @@ final class RdmaSocket {
     private static final int POLLIN = RdmaPoller.POLLIN;
     private static final int POLLOUT = RdmaPoller.POLLOUT;
 
-    // a shutdown of both directions is the drain (RdmaNet.shutdown0)
+    // rshutdown's how, as RdmaNet.shutdown0 takes it
+    static final int SHUT_RD = 0;
+    static final int SHUT_WR = 1;
     static final int SHUT_RDWR = 2;
 
     /*
@@ -83,24 +92,28 @@ final class RdmaSocket {
      * own polling_time does for its blocking calls; other values are
      * ignored.
      */
-    static final int MAX_SPIN_MICROS = spinMicrosProperty();
+    static final int MAX_SPIN_MICROS =
+            (int) RdmaNet.longProperty("jdk.net.rdma.spinMicros", 200, 0, Character.MAX_VALUE);
     static final int MIN_SPIN_MICROS = 10;
 
     /*
-     * A test hook: a peer whose machine has gone cannot be made in one
-     * kernel, where rxe delivers a device's traffic to itself, so
-     * jdk.internal.net.rdma.testDrainMillis makes the first drain of each
-     * connected socket (in drain, or in close if it was not drained) last
-     * that long, as the transport's retries would.
+     * A test hook, set by RdmaCloseDrain through reflection, 0 otherwise: a
+     * peer whose machine has gone cannot be made in one kernel, where rxe
+     * delivers a device's traffic to itself, so this makes the first drain
+     * of each connected socket last that long, as the transport's retries
+     * would.
      */
-    private static final long TEST_DRAIN_MILLIS = Long.getLong("jdk.internal.net.rdma.testDrainMillis", 0);
+    private static volatile long testDrainMillis;
 
     private final RdmaSocketOps ops;
 
     /** The rsocket's number. */
     final int fd;
 
-    /** Whether this is an IPv4 rsocket in place of an INET6 channel's platform socket. */
+    /**
+     * Whether this is an IPv4 rsocket, which may serve an INET6 channel in
+     * place of its platform socket (RdmaSocketOps.replace).
+     */
     final boolean inet4;
 
     private volatile int spinMicros = MAX_SPIN_MICROS;
@@ -119,9 +132,34 @@ final class RdmaSocket {
     RdmaServiceRoom.Backlog listenRoom;     // while listening
     RdmaServiceRoom.Backlog acceptedFrom;   // an accepted socket's listener's room
 
-    // shut down in both directions (drained), and whether that shutdown
-    // had its wait for the peer ended (undelivered)
-    private volatile boolean drained, undelivered;
+    // one rshutdown or rclose of the socket at a time
+    private final ReentrantLock callLock = new ReentrantLock();
+
+    // the directions rshutdown has shut down (1 input, 2 output); written
+    // under callLock
+    private volatile int shut;
+
+    // the directions whose shutdown was asked for and waits for the reaper
+    private final AtomicInteger pendingShut = new AtomicInteger();
+
+    // shut down in both directions: rclose cannot wait
+    private volatile boolean drained;
+
+    // closed: forgotten by the ops, its rclose made or left to the reaper
+    private volatile boolean closed;
+
+    // whether rclose was made; guarded by callLock
+    private boolean rclosed;
+
+    /*
+     * Whether the socket is the reaper's, or a thread drains it: the
+     * holder finishes what is asked meanwhile (release).  Taken with
+     * compareAndSet, so that the reaper never polls a socket that a thread
+     * drains: rshutdown leaves a drained socket blocking, and an rpoll of
+     * it could then wait for good.
+     */
+    private final AtomicBoolean busy = new AtomicBoolean();
+
     private final AtomicBoolean testDrained = new AtomicBoolean();
 
     // set by track; run once, by close or by the Cleaner
@@ -157,93 +195,187 @@ final class RdmaSocket {
     }
 
     /*
-     * The one close.  A connected socket is drained first, here if its
-     * channel did not (a Cleaner's close); rclose shuts it down again,
-     * which waits as the drain does.  Once every send is delivered, ending
-     * that wait loses nothing; otherwise the rclose waits for the peer in
-     * the background, as a TCP close leaves the kernel to deliver what the
-     * peer has not taken.  The socket counts against the service threads'
-     * room until rclose has removed it from them.
+     * The one close, run once, by a channel's close (under its state lock,
+     * or in a selector's deregistration) or by the Cleaner: it never waits
+     * for the peer.  A socket that is not connected, or that is drained,
+     * is closed here: rclose cannot wait (rsockets' rclose shuts down a
+     * connected socket only).  Any other goes to the reaper, which drains
+     * and closes it once that cannot wait either.  The socket counts
+     * against the service threads' room until rclose has removed it.
      */
     private void close() {
         // forget the number before rclose lets rsockets reuse it, and let
         // no poller touch the socket once rclose frees it
         ops.forget(this);
-        delayDrainForTest();
-        if (!serviced) {
-            RdmaNet.close0(fd, 0);
-            ops.room().released(this);
-            return;
-        }
-        if (!drained) {
+        closed = true;
+        if (!busy.compareAndSet(false, true))
+            return;     // the reaper, or the thread that drains it, closes it
+        if (!needsSettling() && callLock.tryLock()) {
             try {
-                boundedShutdown(SHUT_RDWR);
-            } catch (IOException e) {
-                // a failed connection: nothing waits to be delivered
+                rclose();
+            } finally {
+                callLock.unlock();
             }
-        }
-        if (undelivered) {
-            RdmaCloseWatchdog.closeInBackground(fd, () -> ops.room().released(this));
         } else {
-            RdmaCloseWatchdog.run(fd, RdmaCloseWatchdog.BOUND_MILLIS, call -> RdmaNet.close0(fd, call));
-            ops.room().released(this);
+            toReaper();
         }
+    }
+
+    /*
+     * Hands the socket, which the caller holds (busy), to the reaper; or,
+     * where the reaper could not be made, makes the calls now, waiting as
+     * rsockets does.
+     */
+    private void toReaper() {
+        RdmaReaper r = ops.reaper();
+        if (r != null) {
+            r.add(this);
+        } else {
+            while (!reap()) { }
+        }
+    }
+
+    // guarded by callLock
+    private void rclose() {
+        if (rclosed)
+            return;
+        rclosed = true;
+        ops.unwatch(this);
+        RdmaNet.close0(fd);
+        ops.room().released(this);
+    }
+
+    /**
+     * Whether what is asked of the socket, its close or the shutdowns
+     * asked for, could wait for the peer unless the socket is SETTLED
+     * (RdmaReaper).  rsockets' rclose shuts down a connected socket only,
+     * and its rshutdown of the input alone sends nothing while the output
+     * is open.
+     */
+    boolean needsSettling() {
+        if (!serviced || connecting || drained)
+            return false;
+        int p = pendingShut.get();
+        return closed || (p & 2) != 0 || ((p & 1) != 0 && (shut & 2) != 0);
+    }
+
+    /**
+     * The reaper's call, once the socket is SETTLED or need not be: makes
+     * the shutdowns asked for, or the drain and rclose of a closed socket.
+     * Returns whether the reaper is done with the socket.
+     */
+    boolean reap() {
+        callLock.lock();
+        try {
+            if (closed) {
+                if (!drained && serviced && !connecting) {
+                    try {
+                        rshutdown(SHUT_RDWR);
+                    } catch (IOException e) {
+                        // a failed connection: nothing waits to be delivered
+                    }
+                }
+                rclose();
+                return true;    // gone: it stays busy
+            }
+            int p = pendingShut.getAndSet(0);
+            if (p != 0 && !drained) {
+                try {
+                    excludedShutdown((p == 3) ? SHUT_RDWR : p - 1);
+                } catch (IOException e) {
+                    // the connection failed: a later read or write says so
+                }
+            }
+        } finally {
+            callLock.unlock();
+        }
+        return !release();
+    }
+
+    /*
+     * Gives the socket up, and takes it back if a close or shutdown was
+     * asked for meanwhile.  Returns whether it took it back: the caller
+     * then hands it to the reaper, or, being the reaper, keeps it.
+     */
+    private boolean release() {
+        busy.set(false);
+        boolean asked = closed || (pendingShut.get() != 0 && !drained);
+        return asked && busy.compareAndSet(false, true);
     }
 
     // -- shutdown and the drain
 
     /*
-     * rshutdown and rclose of a connected socket wait until the transport
-     * has delivered everything sent (rsockets' drain): at once for a live
-     * peer, after the transport's retries (seconds) for one whose machine
-     * has gone without a disconnect.  So the channel drains a connected
-     * socket before it closes it, in the closing thread and holding none of
-     * its locks (RdmaSocketOps.drain), and the rclose that follows, under
-     * its state lock or in a selector, finds the sends delivered or the
-     * connection failed.  Both run in application threads: librdmacm then
-     * frees in the thread that allocated, and resident memory stays flat
-     * over open/close cycles (RdmaLeak).  A peer that does not read could
-     * make either wait for good: RdmaCloseWatchdog bounds them, and only a
-     * socket whose sends that peer has not all taken is closed in the
-     * background.  A shutdownInput or shutdownOutput still drains under the
-     * channel's state lock.  The poller leaves the socket out while it
-     * drains, so that it never waits behind the drain in rpoll.
+     * rshutdown of a connected socket waits until every send has been
+     * delivered (rsockets' drain), so it is made only once the socket is
+     * SETTLED, when that takes the transport's round trip, not the peer's
+     * program (RdmaReaper).  shutdownInput and shutdownOutput, under the
+     * channel's state lock, only ask for it: the reaper makes it, at once
+     * if the socket is SETTLED.  The channel stops its own reads or writes
+     * at once, and the waits in park end (stopWaits).
      */
     void shutdown(int how) throws IOException {
-        // both directions are shut down already, and another rshutdown
-        // would wait for the peer again
         if (drained)
             return;
+        int dirs = (how == SHUT_RDWR) ? 3 : how + 1;
+        pendingShut.accumulateAndGet(dirs, (a, b) -> a | b);
+        if (busy.compareAndSet(false, true))
+            toReaper();
+    }
+
+    /*
+     * The drain before a channel's close, in the closing thread with none
+     * of the channel's locks held: rshutdown of both directions if the
+     * socket is SETTLED, so that the rclose that follows, under the state
+     * lock or in a selector, cannot wait.  Otherwise the close leaves the
+     * drain to the reaper.  Here, rather than always in the reaper, so that
+     * librdmacm frees in the thread that allocated, which keeps resident
+     * memory flat over open/close cycles (RdmaLeak).
+     */
+    void drain() throws IOException {
+        if (!serviced || drained || !busy.compareAndSet(false, true))
+            return;
+        try {
+            delayDrainForTest();
+            callLock.lock();
+            try {
+                if (!drained && !connecting && (ops.readiness(fd) & RdmaReaper.SETTLED) != 0) {
+                    pendingShut.set(0);
+                    excludedShutdown(SHUT_RDWR);
+                }
+            } finally {
+                callLock.unlock();
+            }
+        } finally {
+            if (release())
+                toReaper();
+        }
+    }
+
+    /*
+     * rshutdown with the socket left out of the pollers' rpolls: rshutdown
+     * makes the socket blocking while it waits, and an rpoll of it
+     * meanwhile could wait behind it.  Holds callLock.
+     */
+    private void excludedShutdown(int how) throws IOException {
         // created if need be, so that no thread starts to wait on the
         // socket through a poller that did not exist when this looked
         RdmaPoller p = ops.poller(false);
         p.exclude(fd);
         try {
-            boundedShutdown(how);
+            rshutdown(how);
         } finally {
             p.include(fd);
         }
     }
 
-    /** The drain before a channel's close: see {@link #shutdown}. */
-    void drain() throws IOException {
-        if (!serviced)
-            return;
-        delayDrainForTest();
-        shutdown(SHUT_RDWR);
-    }
-
-    /*
-     * rshutdown, its wait for the peer bounded (RdmaCloseWatchdog).  When
-     * the wait was ended, sends may still be queued for a peer that does
-     * not read: the socket is then closed in the background (close).
-     */
-    private void boundedShutdown(int how) throws IOException {
-        if (how == SHUT_RDWR)
+    // holds callLock
+    private void rshutdown(int how) throws IOException {
+        int dirs = (how == SHUT_RDWR) ? 3 : how + 1;
+        if ((dirs | shut) == 3)
             drained = true;
-        if (RdmaCloseWatchdog.run(fd, RdmaCloseWatchdog.BOUND_MILLIS,
-                                  call -> RdmaNet.shutdown0(fd, how, call)))
-            undelivered = true;
+        shut |= dirs;
+        RdmaNet.shutdown0(fd, how);
     }
 
     /*
@@ -255,9 +387,10 @@ final class RdmaSocket {
     }
 
     private void delayDrainForTest() {
-        if (TEST_DRAIN_MILLIS <= 0 || !serviced || !testDrained.compareAndSet(false, true))
+        long millis = testDrainMillis;
+        if (millis <= 0 || !serviced || !testDrained.compareAndSet(false, true))
             return;
-        long deadline = System.nanoTime() + TEST_DRAIN_MILLIS * 1_000_000L;
+        long deadline = System.nanoTime() + millis * 1_000_000L;
         boolean interrupted = false;
         long left;
         while ((left = deadline - System.nanoTime()) > 0) {
@@ -292,19 +425,6 @@ final class RdmaSocket {
 
     void setSpinMicros(int micros) {
         spinMicros = Math.min(micros, MAX_SPIN_MICROS);
-    }
-
-    private static int spinMicrosProperty() {
-        int defaultMicros = 200;
-        String value = System.getProperty("jdk.net.rdma.spinMicros");
-        if (value == null)
-            return defaultMicros;
-        try {
-            int micros = Integer.parseInt(value.trim());
-            return (micros >= 0 && micros <= Character.MAX_VALUE) ? micros : defaultMicros;
-        } catch (NumberFormatException e) {
-            return defaultMicros;
-        }
     }
 
     // -- SO_LINGER

@@ -134,6 +134,10 @@ final class RdmaSocketOps extends SocketOps {
     // while there are any (poll)
     private final AtomicInteger connectingCount = new AtomicInteger();
 
+    // finishes the closes and shutdowns that could wait for the peer
+    // (created on first use)
+    private volatile RdmaReaper reaper;
+
     // watches the connected sockets that librdmacm does not, where it does
     // not (RdmaNet.CONNECT_UNSERVED).  Made with the ops, so that its
     // eventfd is there before any socket is, or if that failed, on first use.
@@ -151,6 +155,7 @@ final class RdmaSocketOps extends SocketOps {
     }
 
     RdmaSocketOps() {
+        reaper();
         if (RdmaNet.CONNECT_UNSERVED) {
             try {
                 disconnectWatcher();
@@ -186,15 +191,13 @@ final class RdmaSocketOps extends SocketOps {
 
     /*
      * Forgets socket s, the first step of its close: after this no thread
-     * finds it by its number, no poller polls it, and the disconnect
-     * watcher does not watch it.
+     * finds it by its number, and no poller polls it.  The disconnect
+     * watcher watches it until its rclose (unwatch): the reaper may hold
+     * it until the peer disconnects.
      */
     void forget(RdmaSocket s) {
         int fdVal = s.fd;
         sockets.remove(fdVal, s);
-        RdmaDisconnectWatcher w = disconnectWatcher;
-        if (w != null)
-            w.forget(fdVal);
         setConnecting(s, false);
         room.unlisten(s);
         RdmaPoller p = tickingPoller;
@@ -203,6 +206,41 @@ final class RdmaSocketOps extends SocketOps {
         p = poller;
         if (p != null)
             p.retire(fdVal);
+    }
+
+    // the last step before rclose
+    void unwatch(RdmaSocket s) {
+        RdmaDisconnectWatcher w = disconnectWatcher;
+        if (w != null)
+            w.forget(s.fd);
+    }
+
+    /*
+     * The reaper, or null if its eventfd cannot be made (the process is out
+     * of descriptors): RdmaSocket then makes the calls itself.  Made with
+     * the ops, so that its eventfd is there before any socket is.
+     */
+    RdmaReaper reaper() {
+        RdmaReaper r = reaper;
+        if (r == null) {
+            synchronized (this) {
+                if ((r = reaper) == null) {
+                    try {
+                        reaper = r = new RdmaReaper("RDMA-Reaper");
+                    } catch (IOException e) {
+                        return null;
+                    }
+                }
+            }
+        }
+        return r;
+    }
+
+    // fd's revents for POLLOUT now, without waiting
+    int readiness(int fdVal) throws IOException {
+        int[] fds = { fdVal };
+        int[] events = { POLLOUT };
+        return (RdmaPoller.poll0(fds, events, 1, 0) > 0) ? events[0] : 0;
     }
 
     private void setConnecting(RdmaSocket s, boolean connecting) {

@@ -1,0 +1,166 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+package jdk.internal.net.rdma;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The one thread that finishes the shutdowns and closes of RDMA sockets
+ * that would otherwise wait for the peer.
+ *
+ * <p> rshutdown of a connected rsocket sends a control message and then
+ * waits, blocking, until every send has completed (rsocket.c, rshutdown),
+ * and rclose of a connected rsocket calls rshutdown (rclose).  A send
+ * completes once the peer's device acknowledges it, which needs a receive
+ * the peer posted; the peer reposts its receives only when its program
+ * calls into rsockets, and the sender may use all of them (the credits it
+ * is first granted are the peer's whole receive queue, rs_format_conn_data).
+ * So against a peer that does not read, those calls wait until it does, and
+ * rsockets offers no way to end the wait: rshutdown makes the socket
+ * blocking first.
+ *
+ * <p> So no thread of the application enters them when they could wait for
+ * the peer: a socket whose shutdown or close could wait is handed here.
+ * The reaper waits in rpoll, with every such socket and its own eventfd,
+ * until the socket shows POLLOUT (credits are back: the peer has free
+ * receives, and the control message and every send before it complete
+ * without the peer's program), POLLHUP (the peer disconnected) or POLLERR
+ * (the connection failed: a vanished machine ends so, once the transport's
+ * retries run out).  Then the calls cannot wait for the peer, and the
+ * reaper makes them.  It holds a socket whose peer neither reads, nor
+ * disconnects, nor fails, for as long as that lasts: it never drops bytes
+ * that the peer may still take, and it never signals a thread inside
+ * librdmacm.
+ *
+ * <p> The reaper is a daemon platform thread, started on first use; a
+ * socket costs it one rpoll entry, whatever the number of sockets.
+ */
+final class RdmaReaper {
+    private static final int POLLOUT = RdmaPoller.POLLOUT;
+    private static final int POLLERR = 0x0008;
+    private static final int POLLHUP = 0x0010;
+    private static final int POLLNVAL = 0x0020;
+
+    /** The events after which a socket's shutdown and close cannot wait for the peer. */
+    static final int SETTLED = POLLOUT | POLLERR | POLLHUP | POLLNVAL;
+
+    private final String name;
+    private final int wakeFd;
+    private final ConcurrentLinkedQueue<RdmaSocket> incoming = new ConcurrentLinkedQueue<>();
+
+    // guarded by this
+    private Thread thread;
+
+    // the thread's own
+    private final List<RdmaSocket> held = new ArrayList<>();
+    private int[] fds = new int[16];
+    private int[] events = new int[16];
+
+    RdmaReaper(String name) throws IOException {
+        this.name = name;
+        this.wakeFd = RdmaPoller.eventfd0();
+    }
+
+    /**
+     * Hands s to the reaper, which calls {@link RdmaSocket#reap} once s
+     * shows one of the {@link #SETTLED} events, and again each time after
+     * that until reap says it is done with s.
+     */
+    void add(RdmaSocket s) {
+        incoming.add(s);
+        synchronized (this) {
+            if (thread == null) {
+                thread = RdmaNet.newThread(name, this::run);
+                thread.start();
+                return;
+            }
+        }
+        RdmaPoller.signal0(wakeFd);
+    }
+
+    /** The sockets the reaper holds (for tests, through reflection). */
+    int held() {
+        return held.size() + incoming.size();
+    }
+
+    private void run() {
+        for (;;) {
+            RdmaSocket s;
+            while ((s = incoming.poll()) != null) {
+                if (!held.contains(s))
+                    held.add(s);
+            }
+            // what cannot wait for the peer is done at once
+            for (int i = held.size() - 1; i >= 0; i--) {
+                if (!held.get(i).needsSettling() && reap(held.get(i)))
+                    held.remove(i);
+            }
+            int n = held.size() + 1;
+            if (n > fds.length) {
+                fds = Arrays.copyOf(fds, Math.max(n, fds.length * 2));
+                events = Arrays.copyOf(events, fds.length);
+            }
+            fds[0] = wakeFd;
+            events[0] = RdmaPoller.POLLIN;
+            for (int i = 1; i < n; i++) {
+                fds[i] = held.get(i - 1).fd;
+                events[i] = POLLOUT;
+            }
+            int ready;
+            try {
+                ready = RdmaPoller.poll0(fds, events, n, -1);
+            } catch (IOException e) {
+                // rpoll failed (ENOMEM): try again shortly
+                ready = 0;
+                LockSupport.parkNanos(10_000_000L);
+            }
+            if (ready <= 0)
+                continue;
+            if (events[0] != 0)
+                RdmaPoller.drain0(wakeFd);
+            // reap from the end, so that removals leave the indexes before
+            // them as they are
+            for (int i = n - 1; i >= 1; i--) {
+                if ((events[i] & SETTLED) != 0 && reap(held.get(i - 1)))
+                    held.remove(i - 1);
+            }
+        }
+    }
+
+    // s.reap(); an unexpected error must not end the reaper's thread
+    private static boolean reap(RdmaSocket s) {
+        try {
+            return s.reap();
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+}
