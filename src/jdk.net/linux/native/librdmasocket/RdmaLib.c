@@ -30,9 +30,11 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -105,6 +107,31 @@ int rdmaLibLoad(char *why, size_t len)
     *(void **)(&p_ibv_is_fork_initialized) = dlsym(h, "ibv_is_fork_initialized");
     *(void **)(&p_ibv_fork_init) = dlsym(h, "ibv_fork_init");
     return 0;
+}
+
+/*
+ * The release of the librdmacm that was loaded, as major * 1000 + minor
+ * (44.0 is 44000), read from the name of the file the library came from:
+ * rdma-core installs it as librdmacm.so.1.<abi>.<major>.<minor>, and
+ * librdmacm.so.1 is a link to it.  -1 if the name does not say (a library
+ * built or installed some other way).
+ */
+JNIEXPORT jint JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_libraryVersion0(JNIEnv *env, jclass cl)
+{
+    Dl_info info;
+    char path[PATH_MAX];
+    if (dladdr((void *) p_rsocket, &info) == 0 || info.dli_fname == NULL ||
+        realpath(info.dli_fname, path) == NULL)
+        return -1;
+    const char *name = strrchr(path, '/');
+    name = (name != NULL) ? name + 1 : path;
+    unsigned abi, abiMinor, major, minor;
+    char rest;
+    if (sscanf(name, "librdmacm.so.%u.%u.%u.%u%c", &abi, &abiMinor, &major, &minor, &rest) != 4 ||
+        major > 100000 || minor > 999)
+        return -1;
+    return (jint) (major * 1000 + minor);
 }
 
 int setNonBlocking(int fd)

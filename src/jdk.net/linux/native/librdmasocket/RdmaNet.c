@@ -35,11 +35,9 @@
  */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +52,9 @@
 #include "jni.h"
 #include "jni_util.h"
 #include "nio.h"
+#include "RdmaErrors.h"
 #include "RdmaLib.h"
+#include "RdmaSelect.h"
 #include "RdmaWorkarounds.h"
 
 /* Option codes of RdmaNet.java. */
@@ -67,10 +67,6 @@
 #define OPT_RDMA_RQSIZE   6
 #define OPT_RDMA_INLINE   7
 
-#define SOCKET_EXCEPTION  JNU_JAVANETPKG "SocketException"
-#define BIND_EXCEPTION    JNU_JAVANETPKG "BindException"
-#define CONNECT_EXCEPTION JNU_JAVANETPKG "ConnectException"
-#define NO_ROUTE_EXCEPTION JNU_JAVANETPKG "NoRouteToHostException"
 
 static jstring message(JNIEnv *env, const char *prefix, const char *detail, const char *suffix) {
     char buf[512];
@@ -113,108 +109,6 @@ Java_jdk_internal_net_rdma_RdmaNet_init0(JNIEnv *env, jclass cl)
         (void) p_ibv_fork_init();
     }
     return NULL;
-}
-
-/*
- * Throws the exception for errno err of an rsockets call and returns
- * IOS_THROWN.  A reset is a SocketException "Connection reset", whatever
- * the call: rsockets reports a write to a peer that has closed or shut
- * down its end as ECONNRESET, and EPIPE and EIO mean the same for a
- * stream socket.  Any other errno is an exception of class cls, which the
- * caller chooses for its operation, with the message of err.
- */
-static jint throwError(JNIEnv *env, int err, const char *cls)
-{
-    switch (err) {
-    case ECONNRESET:
-    case EPIPE:
-    case EIO:
-        JNU_ThrowByName(env, SOCKET_EXCEPTION, "Connection reset");
-        break;
-    case ENODEV:
-        errno = err;
-        JNU_ThrowByNameWithMessageAndLastError(env, cls, "no RDMA device for this address");
-        break;
-    case ENOMEM:
-        errno = err;
-        JNU_ThrowByNameWithMessageAndLastError(env, cls,
-            "out of RDMA resources: check RLIMIT_MEMLOCK; rsockets allows 65535 descriptors");
-        break;
-    default:
-        errno = err;
-        JNU_ThrowByNameWithLastError(env, cls, "RDMA socket error");
-        break;
-    }
-    return IOS_THROWN;
-}
-
-/* Throws SocketException (or "Connection reset") for errno err. */
-static jint throwSocketError(JNIEnv *env, int err)
-{
-    return throwError(env, err, SOCKET_EXCEPTION);
-}
-
-/* The failure of a connect: the remote address refused or is unreachable. */
-static jint throwConnectError(JNIEnv *env, int err)
-{
-    switch (err) {
-    case ECONNREFUSED:
-    case ETIMEDOUT:
-    case ENETUNREACH:
-    case EADDRNOTAVAIL:
-    case ENODEV:
-        return throwError(env, err, CONNECT_EXCEPTION);
-    case EHOSTUNREACH:
-        return throwError(env, err, NO_ROUTE_EXCEPTION);
-    case EINVAL:
-        /* the address was checked in Java: the device refused the queue
-           pair or completion queue rsockets asked for (rsockets caps each
-           queue at the device's limit, but not their sum, the size of the
-           completion queue, nor the inline size) */
-        errno = err;
-        JNU_ThrowByNameWithMessageAndLastError(env, SOCKET_EXCEPTION,
-            "the RDMA device refused the connection's queues: are RDMA_SQSIZE plus RDMA_RQSIZE,"
-            " or RDMA_INLINE, above its limits?");
-        return IOS_THROWN;
-    default:
-        return throwSocketError(env, err);
-    }
-}
-
-/*
- * The failure of a bind, or of the listen that completes the bind of a
- * server socket: the local address is in use or not on an RDMA device.
- */
-static jint throwBindError(JNIEnv *env, int err)
-{
-    switch (err) {
-    case EADDRINUSE:
-    case EADDRNOTAVAIL:
-    case ENODEV:
-        return throwError(env, err, BIND_EXCEPTION);
-    default:
-        return throwSocketError(env, err);
-    }
-}
-
-/*
- * The I/O status for errno err of a failed read, write or accept: "would
- * block" and "interrupted" are statuses, anything else is thrown.  A reset
- * while reading is sun.net.ConnectionResetException, as upstream's
- * SocketDispatcher throws it: SocketChannelImpl remembers it and throws
- * SocketException "Connection reset" for this and every later read.
- */
-static jint ioStatus(JNIEnv *env, int err, jboolean reading)
-{
-    if (err == EAGAIN || err == EWOULDBLOCK)
-        return IOS_UNAVAILABLE;
-    if (err == EINTR)
-        return IOS_INTERRUPTED;
-    if (reading && (err == ECONNRESET || err == EPIPE || err == EIO)) {
-        JNU_ThrowByName(env, "sun/net/ConnectionResetException", "Connection reset");
-        return IOS_THROWN;
-    }
-    return throwSocketError(env, err);
 }
 
 /*
@@ -361,33 +255,6 @@ Java_jdk_internal_net_rdma_RdmaNet_localAddress0(JNIEnv *env, jclass cl, jint fd
 }
 
 /*
- * The sockets shut down in both directions (the channel's drain before its
- * close, RdmaSocket.drain), from the shutdown until close0.  rshutdown
- * makes the socket blocking and waits on its completion channel, so an
- * rpoll of the same socket meanwhile could wait there too, for as long as
- * the drain (seconds for a peer that has gone); and it makes the socket
- * non-blocking again only if it is still connected, so after a failed
- * connection's drain an rpoll could wait there for good.  A selector's
- * rpoll (pollArray0) therefore polls neverReady, a pipe that nothing
- * writes to, in their place.  An rpoll that began before the drain still
- * polls the socket itself.
- */
-static unsigned char draining[65536];
-static int neverReady = -1;
-static pthread_once_t neverReadyOnce = PTHREAD_ONCE_INIT;
-
-static void openNeverReady(void)
-{
-    int p[2];
-    if (pipe(p) == 0) {
-        (void) fcntl(p[0], F_SETFD, FD_CLOEXEC);
-        (void) fcntl(p[1], F_SETFD, FD_CLOEXEC);
-        neverReady = p[0];      /* the write end stays open: no POLLHUP */
-    }
-}
-
-
-/*
  * rshutdown of a connected socket waits until its sends are delivered, or
  * its connection has failed: RdmaSocket calls it only when that cannot
  * wait for the peer (RdmaReaper).  Of both directions (how 2), it is the
@@ -398,47 +265,11 @@ JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, jint how)
 {
     int h = (how == 0) ? SHUT_RD : (how == 1) ? SHUT_WR : SHUT_RDWR;
-    if (h == SHUT_RDWR) {
-        pthread_once(&neverReadyOnce, openNeverReady);
-        if (fd >= 0 && fd < 65536 && neverReady >= 0)
-            __atomic_store_n(&draining[fd], 1, __ATOMIC_SEQ_CST);
-    }
+    if (h == SHUT_RDWR)
+        drainingBegin(fd);
     /* EINTR: another signal of the process ended a wait; rclose shuts down again */
     if (p_rshutdown(fd, h) < 0 && errno != ENOTCONN && errno != EINTR)
         throwSocketError(env, errno);
-}
-
-/*
- * Puts neverReady in the place of each socket of fds being drained, saving
- * (index, fd) pairs in *saved (malloc'd, NULL if none); returns how many.
- */
-static int maskDraining(struct pollfd *fds, nfds_t nfds, int **saved)
-{
-    int n = 0;
-    *saved = NULL;
-    for (nfds_t i = 0; i < nfds; i++) {
-        int fd = fds[i].fd;
-        if (fd < 0 || fd >= 65536 || !__atomic_load_n(&draining[fd], __ATOMIC_SEQ_CST))
-            continue;
-        int *grown = realloc(*saved, (size_t)(n + 1) * 2 * sizeof(int));
-        if (grown == NULL)
-            break;              /* poll that one as it is */
-        *saved = grown;
-        grown[2 * n] = (int) i;
-        grown[2 * n + 1] = fd;
-        fds[i].fd = neverReady;
-        n++;
-    }
-    return n;
-}
-
-static void unmaskDraining(struct pollfd *fds, int *saved, int n)
-{
-    for (int k = 0; k < n; k++) {
-        fds[saved[2 * k]].fd = saved[2 * k + 1];
-        fds[saved[2 * k]].revents = 0;
-    }
-    free(saved);
 }
 
 static int optionOf(jint opt, int *level, int *name)
@@ -597,36 +428,7 @@ JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd)
 {
     /* no selector polls it any more: the number may be reused after rclose */
-    if (fd >= 0 && fd < 65536)
-        __atomic_store_n(&draining[fd], 0, __ATOMIC_SEQ_CST);
+    drainingEnd(fd);
     (void) p_rclose(fd);
 }
 
-/*
- * rpoll of the selector's struct pollfd array, for timeout milliseconds
- * (negative: no timeout), the listeners among them re-checked every
- * capMillis if that is positive (rpollWithTimeout in RdmaWorkarounds.c).
- */
-JNIEXPORT jint JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_pollArray0(JNIEnv *env, jclass cl, jlong address, jint nfds,
-                                              jint timeout, jint capMillis)
-{
-    struct pollfd *fds = (struct pollfd *)(intptr_t) address;
-    int *saved;
-    int masked = maskDraining(fds, (nfds_t) nfds, &saved);
-    int n;
-    if (timeout == 0 || (timeout < 0 && capMillis <= 0)) {
-        n = p_rpoll(fds, (nfds_t) nfds, timeout == 0 ? 0 : -1);
-    } else {
-        n = rpollWithTimeout(fds, (nfds_t) nfds, timeout, capMillis);
-    }
-    if (masked > 0)
-        unmaskDraining(fds, saved, masked);
-    if (n < 0) {
-        if (errno == EINTR)
-            return IOS_INTERRUPTED;
-        JNU_ThrowIOExceptionWithLastError(env, "rpoll failed");
-        return IOS_THROWN;
-    }
-    return n;
-}

@@ -57,10 +57,12 @@
  *    the socket's event channel: when the peer's process dies, the
  *    disconnect its kernel sends is never seen, and a reader of the socket
  *    waits for good.  Worked around by RdmaDisconnectWatcher, which polls
- *    a duplicate of the channel of each such socket, and disconnected0.
+ *    a duplicate of the channel of each such socket, and its natives
+ *    (RdmaDisconnectWatcher.c).
  *
- * libraryVersion0 tells RdmaNet which release was loaded, so that the
- * workarounds of bugs 1 and 3 run only on releases that have the bug.
+ * RdmaNet.libraryVersion0 (RdmaLib.c) tells which release was loaded, so
+ * that the workarounds of bugs 1 and 3 run only on releases that have the
+ * bug.
  */
 
 #include <dlfcn.h>
@@ -84,31 +86,6 @@
 #include "jni_util.h"
 #include "RdmaLib.h"
 #include "RdmaWorkarounds.h"
-
-/*
- * The release of the librdmacm that was loaded, as major * 1000 + minor
- * (44.0 is 44000), read from the name of the file the library came from:
- * rdma-core installs it as librdmacm.so.1.<abi>.<major>.<minor>, and
- * librdmacm.so.1 is a link to it.  -1 if the name does not say (a library
- * built or installed some other way).
- */
-JNIEXPORT jint JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_libraryVersion0(JNIEnv *env, jclass cl)
-{
-    Dl_info info;
-    char path[PATH_MAX];
-    if (dladdr((void *) p_rsocket, &info) == 0 || info.dli_fname == NULL ||
-        realpath(info.dli_fname, path) == NULL)
-        return -1;
-    const char *name = strrchr(path, '/');
-    name = (name != NULL) ? name + 1 : path;
-    unsigned abi, abiMinor, major, minor;
-    char rest;
-    if (sscanf(name, "librdmacm.so.%u.%u.%u.%u%c", &abi, &abiMinor, &major, &minor, &rest) != 4 ||
-        major > 100000 || minor > 999)
-        return -1;
-    return (jint) (major * 1000 + minor);
-}
 
 /*
  * One start and stop of the connection service: a non-blocking rconnect to
@@ -414,89 +391,4 @@ int rpollWithTimeout(struct pollfd *fds, nfds_t nfds, int timeout, int capMillis
     free(tmp);
     errno = err;
     return result;
-}
-
-/*
- * Bug 3: a duplicate of the event channel of a connected rsocket (its
- * number is the channel's descriptor), which poll(2) can watch: rpoll
- * would take the number for the rsocket itself.
- */
-JNIEXPORT jint JNICALL
-Java_jdk_internal_net_rdma_RdmaDisconnectWatcher_dupChannel0(JNIEnv *env, jclass cl, jint fd)
-{
-    int dup = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-    if (dup < 0)
-        JNU_ThrowIOExceptionWithLastError(env, "duplicating an RDMA event channel failed");
-    return dup;
-}
-
-/*
- * Bug 3: poll(2) of the first n descriptors of fds for input, without a
- * timeout; their revents are stored in revents.  Returns the number ready,
- * 0 if a signal ended the wait.
- */
-JNIEXPORT jint JNICALL
-Java_jdk_internal_net_rdma_RdmaDisconnectWatcher_await0(JNIEnv *env, jclass cl, jintArray fds,
-                                                       jintArray revents, jint n)
-{
-    struct pollfd *pfd = calloc((size_t) n, sizeof(struct pollfd));
-    jint *buf = malloc(sizeof(jint) * (size_t) n);
-    if (pfd == NULL || buf == NULL) {
-        free(pfd);
-        free(buf);
-        JNU_ThrowOutOfMemoryError(env, "poll array");
-        return 0;
-    }
-    (*env)->GetIntArrayRegion(env, fds, 0, n, buf);
-    for (jint i = 0; i < n; i++) {
-        pfd[i].fd = buf[i];
-        pfd[i].events = POLLIN;
-    }
-    int ready = poll(pfd, (nfds_t) n, -1);
-    int err = errno;
-    for (jint i = 0; i < n; i++)
-        buf[i] = (ready > 0) ? pfd[i].revents : 0;
-    (*env)->SetIntArrayRegion(env, revents, 0, n, buf);
-    free(pfd);
-    free(buf);
-    if (ready < 0 && err != EINTR) {
-        errno = err;
-        JNU_ThrowIOExceptionWithLastError(env, "poll failed");
-    }
-    return (ready < 0) ? 0 : ready;
-}
-
-/*
- * Bug 3: reads one event of rsocket fd's event channel through channel, its
- * duplicate, as the connection service thread would.  On the peer's
- * disconnect (or the device's removal) the socket is made to end as one
- * that thread serves does: the queue pair is put in the error state, so
- * that no send waits for the dead peer and every rpoll of the socket wakes
- * (its posted receives complete, flushed), and rshutdown of both
- * directions makes reads return the bytes already received and then 0,
- * and writes fail with ECONNRESET.  id->event, which the service thread
- * owns on a release that serves the socket after all, is left alone.
- * Returns 1 after a disconnect, 0 after another event or none, -1 if the
- * channel cannot be read.
- */
-JNIEXPORT jint JNICALL
-Java_jdk_internal_net_rdma_RdmaDisconnectWatcher_disconnected0(JNIEnv *env, jclass cl, jint fd, jint channel)
-{
-    struct rdma_event_channel ch = { .fd = channel };
-    struct rdma_cm_event *event;
-    if (p_rdma_get_cm_event(&ch, &event) != 0)
-        return (errno == EAGAIN || errno == EINTR) ? 0 : -1;
-    enum rdma_cm_event_type type = event->event;
-    struct ibv_qp *qp = (event->id != NULL) ? event->id->qp : NULL;
-    p_rdma_ack_cm_event(event);
-    if (type != RDMA_CM_EVENT_DISCONNECTED && type != RDMA_CM_EVENT_DEVICE_REMOVAL)
-        return 0;
-    if (qp != NULL) {
-        struct ibv_qp_attr attr;
-        memset(&attr, 0, sizeof(attr));
-        attr.qp_state = IBV_QPS_ERR;
-        (void) p_ibv_modify_qp(qp, &attr, IBV_QP_STATE);
-    }
-    (void) p_rshutdown(fd, SHUT_RDWR);
-    return 1;
 }

@@ -454,6 +454,12 @@ final class RdmaPoller {
         }
     }
 
+    /** fd's revents for events now, without waiting. */
+    static int readiness(int fd, int events) throws IOException {
+        int[] ev = { events };
+        return (poll0(new int[] { fd }, ev, 1, 0) > 0) ? ev[0] : 0;
+    }
+
     static native int eventfd0() throws IOException;
     static native void close0(int fd);
     static native void signal0(int fd);

@@ -44,6 +44,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import jdk.internal.access.JavaIOFileDescriptorAccess;
+import jdk.internal.access.SharedSecrets;
 import sun.nio.ch.IOUtil;
 import sun.nio.ch.SocketOps;
 import sun.nio.ch.SocketOpsSwitch;
@@ -92,6 +94,8 @@ import sun.nio.ch.SocketOpsSwitch;
  * with the rule's line.
  */
 public final class RdmaRules extends SocketOpsSwitch {
+    private static final JavaIOFileDescriptorAccess FDA = SharedSecrets.getJavaIOFileDescriptorAccess();
+
     /** The system property naming the file to list the switches in. */
     static final String DEBUG_PROPERTY = "jdk.net.rdma.debug";
 
@@ -377,7 +381,7 @@ public final class RdmaRules extends SocketOpsSwitch {
                 options.put(e.getKey(), value);
         }
         RdmaSocketOps ops = RdmaProvider.ops();
-        ops.replace(fd, addr instanceof Inet6Address, options);
+        replace(ops, fd, addr instanceof Inet6Address, options);
         log("rdma: " + what + ": RDMA socket " + IOUtil.fdVal(fd)
                 + (options.isEmpty() ? "" : ", carrying " + options));
         return ops;
@@ -402,5 +406,36 @@ public final class RdmaRules extends SocketOpsSwitch {
     // a rule as messages name it: the file, the line and the rule
     private String name(Rule r) {
         return "-D" + CONF_PROPERTY + "=" + file + ", line " + r.line() + " (" + r.text() + ")";
+    }
+
+    /**
+     * Replaces the platform socket that {@code fd} holds with a new
+     * rsocket, for a rule that matched: the rsocket gets the
+     * options, the platform socket is closed, and {@code fd} takes the
+     * rsocket's number. The caller holds the channel's state lock, so
+     * nothing else uses {@code fd} meanwhile.
+     *
+     * @param ipv6 whether the rsocket is an IPv6 one; an IPv4 one may
+     *        serve an INET6 channel, as a dual-stack kernel socket would
+     */
+    private static void replace(RdmaSocketOps ops, FileDescriptor fd, boolean ipv6,
+                                Map<SocketOption<?>, Object> options)
+        throws IOException
+    {
+        RdmaSocket s = ops.open(ipv6);
+        try {
+            for (Map.Entry<SocketOption<?>, Object> e : options.entrySet())
+                RdmaOptions.set(s, e.getKey(), e.getValue());
+        } catch (IOException | RuntimeException e) {
+            s.closeOnce();
+            throw e;
+        }
+        try {
+            SocketOps.platform().close(fd);
+        } catch (IOException ignore) {
+            // close(2) releases the descriptor even when it reports an error
+        }
+        FDA.set(fd, s.fd);
+        s.track(fd);
     }
 }

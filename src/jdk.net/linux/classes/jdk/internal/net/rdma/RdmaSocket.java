@@ -112,7 +112,7 @@ final class RdmaSocket {
 
     /**
      * Whether this is an IPv4 rsocket, which may serve an INET6 channel in
-     * place of its platform socket (RdmaSocketOps.replace).
+     * place of its platform socket (RdmaRules.replace).
      */
     final boolean inet4;
 
@@ -339,7 +339,7 @@ final class RdmaSocket {
             delayDrainForTest();
             callLock.lock();
             try {
-                if (!drained && !connecting && (ops.readiness(fd) & RdmaReaper.SETTLED) != 0) {
+                if (!drained && !connecting && (RdmaPoller.readiness(fd, POLLOUT) & RdmaReaper.SETTLED) != 0) {
                     pendingShut.set(0);
                     excludedShutdown(SHUT_RDWR);
                 }

@@ -1,0 +1,145 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  Oracle designates this
+ * particular file as subject to the "Classpath" exception as provided
+ * by Oracle in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * The selectors' rpoll (RdmaNet.pollArray0), which leaves out the sockets
+ * being drained.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "jni_util.h"
+#include "nio.h"
+#include "RdmaLib.h"
+#include "RdmaSelect.h"
+#include "RdmaWorkarounds.h"
+
+/*
+ * The sockets shut down in both directions (the channel's drain before its
+ * close, RdmaSocket.drain), from the shutdown until close0.  rshutdown
+ * makes the socket blocking and waits on its completion channel, so an
+ * rpoll of the same socket meanwhile could wait there too, for as long as
+ * the drain (seconds for a peer that has gone); and it makes the socket
+ * non-blocking again only if it is still connected, so after a failed
+ * connection's drain an rpoll could wait there for good.  A selector's
+ * rpoll (pollArray0) therefore polls neverReady, a pipe that nothing
+ * writes to, in their place.  An rpoll that began before the drain still
+ * polls the socket itself.
+ */
+static unsigned char draining[65536];
+static int neverReady = -1;
+static pthread_once_t neverReadyOnce = PTHREAD_ONCE_INIT;
+
+static void openNeverReady(void)
+{
+    int p[2];
+    if (pipe(p) == 0) {
+        (void) fcntl(p[0], F_SETFD, FD_CLOEXEC);
+        (void) fcntl(p[1], F_SETFD, FD_CLOEXEC);
+        neverReady = p[0];      /* the write end stays open: no POLLHUP */
+    }
+}
+
+void drainingBegin(int fd)
+{
+    pthread_once(&neverReadyOnce, openNeverReady);
+    if (fd >= 0 && fd < 65536 && neverReady >= 0)
+        __atomic_store_n(&draining[fd], 1, __ATOMIC_SEQ_CST);
+}
+
+void drainingEnd(int fd)
+{
+    if (fd >= 0 && fd < 65536)
+        __atomic_store_n(&draining[fd], 0, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Puts neverReady in the place of each socket of fds being drained, saving
+ * (index, fd) pairs in *saved (malloc'd, NULL if none); returns how many.
+ */
+static int maskDraining(struct pollfd *fds, nfds_t nfds, int **saved)
+{
+    int n = 0;
+    *saved = NULL;
+    for (nfds_t i = 0; i < nfds; i++) {
+        int fd = fds[i].fd;
+        if (fd < 0 || fd >= 65536 || !__atomic_load_n(&draining[fd], __ATOMIC_SEQ_CST))
+            continue;
+        int *grown = realloc(*saved, (size_t)(n + 1) * 2 * sizeof(int));
+        if (grown == NULL)
+            break;              /* poll that one as it is */
+        *saved = grown;
+        grown[2 * n] = (int) i;
+        grown[2 * n + 1] = fd;
+        fds[i].fd = neverReady;
+        n++;
+    }
+    return n;
+}
+
+static void unmaskDraining(struct pollfd *fds, int *saved, int n)
+{
+    for (int k = 0; k < n; k++) {
+        fds[saved[2 * k]].fd = saved[2 * k + 1];
+        fds[saved[2 * k]].revents = 0;
+    }
+    free(saved);
+}
+
+/*
+ * rpoll of the selector's struct pollfd array, for timeout milliseconds
+ * (negative: no timeout), the listeners among them re-checked every
+ * capMillis if that is positive (rpollWithTimeout in RdmaWorkarounds.c).
+ */
+JNIEXPORT jint JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_pollArray0(JNIEnv *env, jclass cl, jlong address, jint nfds,
+                                              jint timeout, jint capMillis)
+{
+    struct pollfd *fds = (struct pollfd *)(intptr_t) address;
+    int *saved;
+    int masked = maskDraining(fds, (nfds_t) nfds, &saved);
+    int n;
+    if (timeout == 0 || (timeout < 0 && capMillis <= 0)) {
+        n = p_rpoll(fds, (nfds_t) nfds, timeout == 0 ? 0 : -1);
+    } else {
+        n = rpollWithTimeout(fds, (nfds_t) nfds, timeout, capMillis);
+    }
+    if (masked > 0)
+        unmaskDraining(fds, saved, masked);
+    if (n < 0) {
+        if (errno == EINTR)
+            return IOS_INTERRUPTED;
+        JNU_ThrowIOExceptionWithLastError(env, "rpoll failed");
+        return IOS_THROWN;
+    }
+    return n;
+}
