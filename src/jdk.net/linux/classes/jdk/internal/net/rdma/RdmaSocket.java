@@ -75,10 +75,11 @@ final class RdmaSocket {
     private static final int POLLIN = RdmaPoller.POLLIN;
     private static final int POLLOUT = RdmaPoller.POLLOUT;
 
-    // rshutdown's how, as RdmaNet.shutdown0 takes it
-    static final int SHUT_RD = 0;
-    static final int SHUT_WR = 1;
+    // rshutdown's how of both directions, as RdmaNet.shutdown0 takes it
     static final int SHUT_RDWR = 2;
+
+    // directions as bits; how (0 input, 1 output, 2 both) is bits - 1
+    private static final int INPUT = 1, OUTPUT = 2, BOTH = INPUT | OUTPUT;
 
     /*
      * The spin before a wait: a reply on a fast network comes sooner than
@@ -135,7 +136,7 @@ final class RdmaSocket {
     // one rshutdown or rclose of the socket at a time
     private final ReentrantLock callLock = new ReentrantLock();
 
-    // the directions rshutdown has shut down (1 input, 2 output); written
+    // the directions rshutdown has shut down (INPUT, OUTPUT); written
     // under callLock
     private volatile int shut;
 
@@ -256,7 +257,7 @@ final class RdmaSocket {
         if (!serviced || connecting || drained)
             return false;
         int p = pendingShut.get();
-        return closed || (p & 2) != 0 || ((p & 1) != 0 && (shut & 2) != 0);
+        return closed || (p & OUTPUT) != 0 || ((p & INPUT) != 0 && (shut & OUTPUT) != 0);
     }
 
     /**
@@ -281,7 +282,7 @@ final class RdmaSocket {
             int p = pendingShut.getAndSet(0);
             if (p != 0 && !drained) {
                 try {
-                    excludedShutdown((p == 3) ? SHUT_RDWR : p - 1);
+                    excludedShutdown(p - 1);
                 } catch (IOException e) {
                     // the connection failed: a later read or write says so
                 }
@@ -317,8 +318,7 @@ final class RdmaSocket {
     void shutdown(int how) throws IOException {
         if (drained)
             return;
-        int dirs = (how == SHUT_RDWR) ? 3 : how + 1;
-        pendingShut.accumulateAndGet(dirs, (a, b) -> a | b);
+        pendingShut.accumulateAndGet(how + 1, (a, b) -> a | b);
         if (busy.compareAndSet(false, true))
             toReaper();
     }
@@ -371,8 +371,8 @@ final class RdmaSocket {
 
     // holds callLock
     private void rshutdown(int how) throws IOException {
-        int dirs = (how == SHUT_RDWR) ? 3 : how + 1;
-        if ((dirs | shut) == 3)
+        int dirs = how + 1;
+        if ((dirs | shut) == BOTH)
             drained = true;
         shut |= dirs;
         RdmaNet.shutdown0(fd, how);
