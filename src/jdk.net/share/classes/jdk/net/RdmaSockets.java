@@ -90,12 +90,18 @@ import java.util.Objects;
  *      family, as {@code bind(null)} and {@code new InetSocketAddress(port)}
  *      give, binds to the wildcard of the socket's own family, which means
  *      every address of every RDMA device.
- * <li> Urgent data ({@code sendUrgentData} throws {@code SocketException})
- *      and {@code available()}, which always returns 0.
+ * <li> Urgent data: {@code sendUrgentData} throws {@code SocketException}.
  * <li> {@code IP_TOS} and {@code SO_OOBINLINE}: on a {@link Socket},
  *      {@code setTrafficClass} and {@code setOOBInline} throw
  *      {@code UnsupportedOperationException}.
  * </ul>
+ *
+ * <p> {@code available()} on the input stream of a {@link Socket} from
+ * this class counts the bytes that have arrived and have not been read
+ * yet, up to 65536: the RDMA library has no {@code FIONREAD}, so the count
+ * comes from a look at the received data that neither waits nor consumes
+ * it. It returns 0 when nothing has arrived, at end-of-stream, and after
+ * {@code shutdownInput}.
  *
  * <h2>Socket options</h2>
  * Sockets and socket channels support {@code SO_SNDBUF}, {@code SO_RCVBUF},
