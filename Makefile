@@ -41,6 +41,7 @@
 #   make profile-rdma   perf profiles of Java's RDMA ping-pong, per wait mode, in the guest
 #   make review-diff    the whole fork as one diff against pristine upstream
 #   make check-headers  every file has the licence header upstream uses for its kind
+#   make check-readme   README.md shows the example files its tests run; no table cell over 300 characters
 #   make check-portable share/ and unix/ Java code compiles without the Linux-only directories
 #   make assemble       refresh build/src from overlay files and patches
 #
@@ -55,7 +56,7 @@ SCRIPTS := $(TOP)/make/scripts
 INFRA := $(TOP)/test/infra
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-upstream update-upstream test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-portable clean dist-clean
+.PHONY: images assemble test test-rdio test-upstream update-upstream test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -161,6 +162,10 @@ review-diff: $(BUILD)/config.mk
 
 check-headers:
 	@$(SCRIPTS)/check-headers.sh
+
+# README.md's examples are the files its tests run, and its tables stay short.
+check-readme:
+	@$(SCRIPTS)/check-readme.sh
 
 check-portable: assemble
 	@$(SCRIPTS)/check-portable.sh

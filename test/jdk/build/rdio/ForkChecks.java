@@ -43,6 +43,18 @@
  * @run main/timeout=300 ForkChecks check-portable.sh
  */
 
+/*
+ * @test id=readme
+ * @summary README.md shows, byte for byte, the example files that
+ *          jdk/net/rdma/ReadmeRdmaExamples and
+ *          java/nio/channels/FileChannel/directio/ReadmeDirectIOExamples
+ *          run, every one of them, and no table cell of over 300
+ *          characters (make/scripts/check-readme.sh).
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/timeout=120 ForkChecks check-readme.sh
+ */
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 
