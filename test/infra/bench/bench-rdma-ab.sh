@@ -24,11 +24,14 @@
 # Java's RDMA ping-pong under two JVM options, alternating in one boot of
 # the Soft-RoCE guest (make bench-rdma-ab):
 #
-#   AB_A=OPTION AB_B=OPTION [AB_SIZES=64,1024] [AB_REPS=5] bench-rdma-ab.sh CONF_DIR JMH_DIR
+#   AB_A=OPTION AB_B=OPTION [AB_JDK_B=JDK_HOME] [AB_SIZES=64,1024] [AB_REPS=5] \
+#       bench-rdma-ab.sh CONF_DIR JMH_DIR
 #
-# AB_A and AB_B are one JVM option each (AB_A may be empty, for the
+# AB_A and AB_B are one JVM option each (either may be empty, for the
 # defaults), such as -Djdk.net.rdma.waitMode=poller or
-# -Drdio.rdma.inline=0.  In the guest (SERVER_ADDR set) it runs AB_REPS
+# -Drdio.rdma.inline=0.  AB_JDK_B, another JDK image (say, one built from
+# the commit before a change), runs side B in place of the image of
+# CONF_DIR; it is copied to the guest's share.  In the guest (SERVER_ADDR set) it runs AB_REPS
 # repetitions, each one JMH fork of RdmaChannels.pingPong over RDMA per
 # size and side; odd repetitions run A first, even ones B.  The table
 # (also in build/bench-rdma-ab/results.md) gives, per size and
@@ -37,7 +40,9 @@ set -u
 
 if [ -n "${SERVER_ADDR:-}" ]; then
     run() { # REPETITION SIDE OPTION
-        "$JDK/bin/java" -jar "$OUT/benchmarks.jar" 'RdmaChannels\.pingPong$' -f 1 -foe true \
+        java=$JDK/bin/java
+        [ "$2" = A ] || [ ! -x "$OUT/jdk-b/bin/java" ] || java=$OUT/jdk-b/bin/java
+        "$java" -jar "$OUT/benchmarks.jar" 'RdmaChannels\.pingPong$' -f 1 -foe true \
             -p transport=rdma -p size="$AB_SIZES" -jvmArgsAppend "-Drdio.rdma.server=$SERVER_ADDR $3" \
             -rf csv -rff "$OUT/ab-$2-$1.csv" > "$OUT/ab-$2-$1.log" 2>&1 ||
             { echo "JMH failed in repetition $1, side $2: $(tail -n 3 "$OUT/ab-$2-$1.log")"; exit 1; }
@@ -54,12 +59,18 @@ fi
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 [ -n "${1:-}" ] && [ -n "${2:-}" ] || die "usage: AB_A=OPTION AB_B=OPTION bench-rdma-ab.sh CONF_DIR JMH_DIR"
-[ -n "${AB_B:-}" ] || die "AB_B (a JVM option, such as -Djdk.net.rdma.waitMode=poller) is not set"
+[ -n "${AB_B:-}${AB_JDK_B:-}" ] ||
+    die "neither AB_B (a JVM option, such as -Djdk.net.rdma.waitMode=poller) nor AB_JDK_B is set"
 out=$RDIO_BUILD/bench-rdma-ab
+rm -rf "$out/guest/jdk-b"
+if [ -n "${AB_JDK_B:-}" ]; then
+    [ -x "$AB_JDK_B/bin/java" ] || die "AB_JDK_B: no JDK image at $AB_JDK_B"
+    mkdir -p "$out/guest" && cp -a "$AB_JDK_B" "$out/guest/jdk-b" || die "cannot copy $AB_JDK_B"
+fi
 run_rdma_channels_after "$1" "$2" "$RDIO_INFRA/bench/bench-rdma-ab.sh" "$out/guest" \
-    "AB_A=${AB_A:-}" "AB_B=$AB_B" "AB_SIZES=${AB_SIZES:-64,1024}" "AB_REPS=${AB_REPS:-5}"
+    "AB_A=${AB_A:-}" "AB_B=${AB_B:-}" "AB_SIZES=${AB_SIZES:-64,1024}" "AB_REPS=${AB_REPS:-5}"
 
-awk -F, -v a="${AB_A:-(defaults)}" -v b="$AB_B" "$(cat "$RDIO_INFRA/bench/stats.awk")"'
+awk -F, -v a="${AB_A:-(defaults)}" -v b="${AB_B:-(defaults)}${AB_JDK_B:+ on $AB_JDK_B}" "$(cat "$RDIO_INFRA/bench/stats.awk")"'
     {
         bm = unq($col["Benchmark"]); z = unq($col["Param: size"])
         if (bm ~ /pingPong:p0\.(50|90|99)$/) {

@@ -54,7 +54,6 @@
 #include "nio.h"
 #include "RdmaErrors.h"
 #include "RdmaLib.h"
-#include "RdmaSelect.h"
 #include "RdmaWorkarounds.h"
 
 /* Option codes of RdmaNet.java. */
@@ -259,14 +258,12 @@ Java_jdk_internal_net_rdma_RdmaNet_localAddress0(JNIEnv *env, jclass cl, jint fd
  * its connection has failed: RdmaSocket calls it only when that cannot
  * wait for the peer (RdmaReaper).  Of both directions (how 2), it is the
  * drain before the close, and a selector's rpoll leaves the socket out
- * from then on.
+ * from then on (RdmaSocketOps.poll).
  */
 JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, jint how)
 {
     int h = (how == 0) ? SHUT_RD : (how == 1) ? SHUT_WR : SHUT_RDWR;
-    if (h == SHUT_RDWR)
-        drainingBegin(fd);
     /* EINTR: another signal of the process ended a wait; rclose shuts down again */
     if (p_rshutdown(fd, h) < 0 && errno != ENOTCONN && errno != EINTR)
         throwSocketError(env, errno);
@@ -427,8 +424,6 @@ Java_jdk_internal_net_rdma_RdmaNet_writev0(JNIEnv *env, jclass cl, jint fd, jlon
 JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd)
 {
-    /* no selector polls it any more: the number may be reused after rclose */
-    drainingEnd(fd);
     (void) p_rclose(fd);
 }
 

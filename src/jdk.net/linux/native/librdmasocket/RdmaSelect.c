@@ -40,22 +40,19 @@
 #include "jni_util.h"
 #include "nio.h"
 #include "RdmaLib.h"
-#include "RdmaSelect.h"
 #include "RdmaWorkarounds.h"
 
 /*
- * The sockets shut down in both directions (the channel's drain before its
- * close, RdmaSocket.drain), from the shutdown until close0.  rshutdown
- * makes the socket blocking and waits on its completion channel, so an
- * rpoll of the same socket meanwhile could wait there too, for as long as
- * the drain (seconds for a peer that has gone); and it makes the socket
- * non-blocking again only if it is still connected, so after a failed
- * connection's drain an rpoll could wait there for good.  A selector's
- * rpoll (pollArray0) therefore polls neverReady, a pipe that nothing
- * writes to, in their place.  An rpoll that began before the drain still
- * polls the socket itself.
+ * The selectors' rpoll leaves out the sockets shut down in both directions
+ * (RdmaSocketOps.poll names them, from the drain before the close until
+ * rclose).  rshutdown makes the socket blocking and waits on its
+ * completion channel, so an rpoll of the same socket meanwhile could wait
+ * there too; and it makes the socket non-blocking again only if it is
+ * still connected, so after a failed connection's drain an rpoll could
+ * wait there for good.  pollArray0 therefore polls neverReady, a pipe that
+ * nothing writes to, in their place.  An rpoll that began before the drain
+ * still polls the socket itself.
  */
-static unsigned char draining[65536];
 static int neverReady = -1;
 static pthread_once_t neverReadyOnce = PTHREAD_ONCE_INIT;
 
@@ -69,30 +66,24 @@ static void openNeverReady(void)
     }
 }
 
-void drainingBegin(int fd)
-{
-    pthread_once(&neverReadyOnce, openNeverReady);
-    if (fd >= 0 && fd < 65536 && neverReady >= 0)
-        __atomic_store_n(&draining[fd], 1, __ATOMIC_SEQ_CST);
-}
-
-void drainingEnd(int fd)
-{
-    if (fd >= 0 && fd < 65536)
-        __atomic_store_n(&draining[fd], 0, __ATOMIC_SEQ_CST);
-}
-
 /*
- * Puts neverReady in the place of each socket of fds being drained, saving
- * (index, fd) pairs in *saved (malloc'd, NULL if none); returns how many.
+ * Puts neverReady in the place of each socket of fds that is among the
+ * nleft numbers of left, saving (index, fd) pairs in *saved (malloc'd,
+ * NULL if none); returns how many.
  */
-static int maskDraining(struct pollfd *fds, nfds_t nfds, int **saved)
+static int maskLeftOut(struct pollfd *fds, nfds_t nfds, const jint *left, jsize nleft, int **saved)
 {
     int n = 0;
     *saved = NULL;
+    pthread_once(&neverReadyOnce, openNeverReady);
+    if (neverReady < 0)
+        return 0;
     for (nfds_t i = 0; i < nfds; i++) {
         int fd = fds[i].fd;
-        if (fd < 0 || fd >= 65536 || !__atomic_load_n(&draining[fd], __ATOMIC_SEQ_CST))
+        jsize k = 0;
+        while (k < nleft && left[k] != fd)
+            k++;
+        if (fd < 0 || k == nleft)
             continue;
         int *grown = realloc(*saved, (size_t)(n + 1) * 2 * sizeof(int));
         if (grown == NULL)
@@ -106,7 +97,7 @@ static int maskDraining(struct pollfd *fds, nfds_t nfds, int **saved)
     return n;
 }
 
-static void unmaskDraining(struct pollfd *fds, int *saved, int n)
+static void unmask(struct pollfd *fds, int *saved, int n)
 {
     for (int k = 0; k < n; k++) {
         fds[saved[2 * k]].fd = saved[2 * k + 1];
@@ -122,11 +113,19 @@ static void unmaskDraining(struct pollfd *fds, int *saved, int n)
  */
 JNIEXPORT jint JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_pollArray0(JNIEnv *env, jclass cl, jlong address, jint nfds,
-                                              jint timeout, jint capMillis)
+                                              jint timeout, jint capMillis, jintArray left)
 {
     struct pollfd *fds = (struct pollfd *)(intptr_t) address;
-    int *saved;
-    int masked = maskDraining(fds, (nfds_t) nfds, &saved);
+    int *saved = NULL;
+    int masked = 0;
+    if (left != NULL) {
+        jsize nleft = (*env)->GetArrayLength(env, left);
+        jint *l = (*env)->GetIntArrayElements(env, left, NULL);
+        if (l == NULL)
+            return IOS_THROWN;
+        masked = maskLeftOut(fds, (nfds_t) nfds, l, nleft, &saved);
+        (*env)->ReleaseIntArrayElements(env, left, l, JNI_ABORT);
+    }
     int n;
     if (timeout == 0 || (timeout < 0 && capMillis <= 0)) {
         n = p_rpoll(fds, (nfds_t) nfds, timeout == 0 ? 0 : -1);
@@ -134,7 +133,7 @@ Java_jdk_internal_net_rdma_RdmaNet_pollArray0(JNIEnv *env, jclass cl, jlong addr
         n = rpollWithTimeout(fds, (nfds_t) nfds, timeout, capMillis);
     }
     if (masked > 0)
-        unmaskDraining(fds, saved, masked);
+        unmask(fds, saved, masked);
     if (n < 0) {
         if (errno == EINTR)
             return IOS_INTERRUPTED;

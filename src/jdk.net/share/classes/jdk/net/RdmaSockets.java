@@ -214,7 +214,7 @@ import java.util.Objects;
  * <li>{@code jdk.net.rdma.debug}: lists the rules read and every socket a
  *     rule switched, on standard error (empty value) or appended to the
  *     file named. Not set by default.
- * <li>{@code jdk.net.rdma.serviceRounds} (1 or more; default 128): on the
+ * <li>{@code jdk.net.rdma.serviceRounds} (1 to 100000; default 128): on the
  *     librdmacm releases above, readies the service threads for 4 &times;
  *     this many sockets. Each round costs a few milliseconds once, at
  *     first use.

@@ -31,7 +31,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import jdk.net.Sockets;
 
-// java EchoOverRdma.java ADDRESS MESSAGE, where ADDRESS is an RDMA device's
+// java EchoOverRdma.java ADDRESS MESSAGE, ADDRESS being an RDMA device's address
 public class EchoOverRdma {
     public static void main(String[] args) throws Exception {
         try (ServerSocketChannel server = Sockets.openRdmaServerSocketChannel();

@@ -31,7 +31,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntConsumer;
+import java.util.function.Consumer;
 
 /**
  * Delivers the peer's disconnect to the connected rsockets that librdmacm
@@ -50,46 +50,48 @@ import java.util.function.IntConsumer;
  * socket as the service thread would have ({@code disconnected0}), and
  * the owner is told, to wake the socket's waiters.
  *
- * <p> The thread handles a socket under this object's lock, and
- * {@link #forget} takes it, so once forget has returned the thread no
- * longer touches the socket, which may then be closed.  A duplicate is
- * closed by the thread, outside its poll, before forget returns, so that
- * its number is not reused while a poll may include it.
+ * <p> The thread handles a socket holding the socket's call lock
+ * ({@link RdmaSocket#beginCall}), under which rclose calls {@link #forget},
+ * so the two never meet, and forget never waits: the thread closes the
+ * forgotten duplicates itself, outside its poll, so that a number is not
+ * reused while a poll may include it.  Sockets are kept by their
+ * {@link RdmaSocket}, never by their number, which rsockets hands out
+ * again after rclose.
  */
 final class RdmaDisconnectWatcher {
     private final String name;
-    private final IntConsumer onDisconnect;
+    private final Consumer<RdmaSocket> onDisconnect;
     private final int wakeFd;
 
     // guarded by this
-    private final Map<Integer, Integer> channels = new HashMap<>();  // socket -> duplicate
+    private final Map<RdmaSocket, Integer> channels = new HashMap<>();  // socket -> duplicate
     private final List<Integer> unused = new ArrayList<>();  // duplicates to close
     private Thread thread;
 
     // the thread's poll arrays: slot 0 is wakeFd
     private int[] fds = new int[16];
-    private int[] sockets = new int[16];
+    private RdmaSocket[] sockets = new RdmaSocket[16];
     private int[] revents = new int[16];
 
     /**
-     * A watcher whose thread, named name, calls onDisconnect with the
-     * number of each socket whose peer disconnected.  Its eventfd is made
+     * A watcher whose thread, named name, calls onDisconnect with each
+     * socket whose peer disconnected.  Its eventfd is made
      * here, its thread when the first socket is watched.
      */
-    RdmaDisconnectWatcher(String name, IntConsumer onDisconnect) throws IOException {
+    RdmaDisconnectWatcher(String name, Consumer<RdmaSocket> onDisconnect) throws IOException {
         this.name = name;
         this.onDisconnect = onDisconnect;
         this.wakeFd = RdmaPoller.eventfd0();
     }
 
     /**
-     * Watches the connected rsocket fd until its disconnect or
+     * Watches the connected rsocket s until its disconnect or
      * {@link #forget}; starts the thread on first use.
      */
-    void watch(int fd) throws IOException {
-        int dup = dupChannel0(fd);
+    void watch(RdmaSocket s) throws IOException {
+        int dup = dupChannel0(s.fd);
         synchronized (this) {
-            channels.put(fd, dup);
+            channels.put(s, dup);
             if (thread == null) {
                 thread = RdmaNet.newThread(name, this::run);
                 thread.start();
@@ -99,33 +101,22 @@ final class RdmaDisconnectWatcher {
     }
 
     /**
-     * Stops watching fd, if it is watched; returns once the thread is not
-     * handling it, so that it can be closed, and its duplicate is closed.
+     * Stops watching s, if it is watched.  The caller holds s's call lock
+     * (rclose), so the thread is not handling s; it closes the duplicate
+     * once out of its poll.
      */
-    void forget(int fd) {
-        Integer dup;
+    void forget(RdmaSocket s) {
         synchronized (this) {
-            dup = channels.remove(fd);
+            Integer dup = channels.remove(s);
             if (dup == null)
                 return;
+            if (!thread.isAlive()) {
+                RdmaPoller.close0(dup);     // no poll can include it
+                return;
+            }
             unused.add(dup);
         }
         RdmaPoller.signal0(wakeFd);
-        boolean interrupted = false;
-        synchronized (this) {
-            // the thread closes it once out of its poll (collect)
-            while (unused.contains(dup) && thread.isAlive()) {
-                try {
-                    wait();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (unused.remove(dup))
-                RdmaPoller.close0(dup);     // the thread has died
-        }
-        if (interrupted)
-            Thread.currentThread().interrupt();
     }
 
     private void run() {
@@ -154,18 +145,18 @@ final class RdmaDisconnectWatcher {
             for (int dup : unused)
                 RdmaPoller.close0(dup);
             unused.clear();
-            notifyAll();
         }
         int n = channels.size() + 1;
         if (n > fds.length) {
             int size = Math.max(n, fds.length * 2);
             fds = new int[size];
-            sockets = new int[size];
+            sockets = new RdmaSocket[size];
             revents = new int[size];
         }
         fds[0] = wakeFd;
         int i = 1;
-        for (Map.Entry<Integer, Integer> e : channels.entrySet()) {
+        Arrays.fill(sockets, null);
+        for (Map.Entry<RdmaSocket, Integer> e : channels.entrySet()) {
             sockets[i] = e.getKey();
             fds[i++] = e.getValue();
         }
@@ -177,18 +168,37 @@ final class RdmaDisconnectWatcher {
     private static final int POLLHUP = 0x0010;
     private static final int POLLNVAL = 0x0020;
 
-    private synchronized void handle(int fd, int dup, int events) {
-        Integer watched = channels.get(fd);
-        if (watched == null || watched != dup)
-            return;     // forgotten since the poll
-        int r = disconnected0(fd, dup);
-        if (r == 0 && (events & (POLLERR | POLLHUP | POLLNVAL)) == 0)
-            return;     // another event, or another reader took it
-        // disconnected, or the channel failed and would be ready for ever
-        channels.remove(fd);
-        unused.add(dup);
+    /*
+     * Reads the event that made dup, s's duplicate, ready.  The native call
+     * shuts s down after a disconnect, so it is made holding s's call lock,
+     * as rshutdown and rclose are, and not this object's lock, so that
+     * forget does not wait for it.
+     */
+    private void handle(RdmaSocket s, int dup, int events) {
+        if (!s.beginCall())
+            return;     // rclosed since the poll
+        int r;
+        try {
+            if (!watches(s, dup))
+                return;     // forgotten since the poll
+            r = disconnected0(s.fd, dup);
+            if (r == 0 && (events & (POLLERR | POLLHUP | POLLNVAL)) == 0)
+                return;     // another event, or another reader took it
+            // disconnected, or the channel failed and would be ready for ever
+            synchronized (this) {
+                channels.remove(s);
+                unused.add(dup);
+            }
+        } finally {
+            s.endCall();
+        }
         if (r > 0)
-            onDisconnect.accept(fd);
+            onDisconnect.accept(s);
+    }
+
+    private synchronized boolean watches(RdmaSocket s, int dup) {
+        Integer watched = channels.get(s);
+        return watched != null && watched == dup;
     }
 
     private static native int dupChannel0(int fd) throws IOException;

@@ -67,7 +67,8 @@ final class RdmaNet {
      * so; a listen's backlog only holds the room that is left.  (Declared
      * before the static initializer that reads them.)
      */
-    private static final int SERVICE_ROUNDS = Math.max(1, Integer.getInteger("jdk.net.rdma.serviceRounds", 128));
+    private static final int SERVICE_ROUNDS =
+            (int) longProperty("jdk.net.rdma.serviceRounds", 128, 1, 100_000);
     private static final int LISTEN_ROUNDS = 128;
 
     /*
@@ -240,5 +241,7 @@ final class RdmaNet {
     static native int write0(int fd, long address, int len) throws IOException;
     static native long writev0(int fd, long address, int cnt) throws IOException;
     static native void close0(int fd);
-    static native int pollArray0(long address, int nfds, int timeout, int capMillis) throws IOException;
+    // left: the rsockets the rpoll leaves out (RdmaSocketOps.poll), or null
+    static native int pollArray0(long address, int nfds, int timeout, int capMillis, int[] left)
+        throws IOException;
 }

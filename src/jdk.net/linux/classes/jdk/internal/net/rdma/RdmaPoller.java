@@ -27,9 +27,6 @@ package jdk.internal.net.rdma;
 
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -48,7 +45,8 @@ import sun.nio.ch.IOStatus;
  * event (the channels' read, write and accept locks).  rsockets readiness
  * is a level (rpoll inspects the socket's state each time), so a socket
  * that became ready before the poller saw its registration is found by the
- * next rpoll.
+ * next rpoll.  Waiters are kept by their {@link RdmaSocket}, never by its
+ * number, which rsockets hands out again after rclose.
  *
  * <p> A blocking poller rpolls with no timeout, its eventfd in slot 0 to
  * be woken for registrations.  A ticking poller rpolls without waiting
@@ -72,9 +70,11 @@ import sun.nio.ch.IOStatus;
  * keep the slots from busy ones for good.  A virtual thread
  * must park to leave its carrier, so it always waits through the poller.
  *
- * <p> No socket is closed, nor shut down, while a thread may be inside an
- * rpoll that includes it: {@link #retire} and {@link #exclude} return only
- * once the poller and the direct waiters are outside every such rpoll.
+ * <p> Every rpoll here takes its sockets through their
+ * {@link RdmaPollGate}, and gives them back after, so that a socket is
+ * never shut down or closed while an rpoll includes it; nothing here waits
+ * for that: the last rpoll to leave wakes the reaper, which finishes what
+ * was held back ({@link #kick} makes the rpolls leave soon).
  */
 final class RdmaPoller {
     // poll(2) events
@@ -94,19 +94,16 @@ final class RdmaPoller {
     private final long tickNanos;     // 0 for a blocking poller
     private final int wakeFd;         // -1 for a ticking poller
 
-    private final ConcurrentHashMap<Integer, Thread> readers = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Integer, Thread> writers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<RdmaSocket, Thread> readers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<RdmaSocket, Thread> writers = new ConcurrentHashMap<>();
 
     // the slot eventfds of the threads waiting in their own rpoll, by socket
-    private final ConcurrentHashMap<Integer, Integer> directReaders = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Integer, Integer> directWriters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<RdmaSocket, Integer> directReaders = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<RdmaSocket, Integer> directWriters = new ConcurrentHashMap<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
 
     // guarded by this
     private Thread thread;
-    private final Set<Integer> polled = new HashSet<>();     // in the current rpoll
-    private final Set<Integer> excluded = new HashSet<>();   // left out while shut down
-    private final HashMap<Integer, Integer> directPolled = new HashMap<>(); // direct waiters by socket
     private final int[] freeSlots;    // the eventfds of the slots not in use
     private int freeCount;
     private final int[] slots;        // the eventfds of all the slots
@@ -173,13 +170,13 @@ final class RdmaPoller {
         return new RdmaPoller(name, tickNanos, -1, new int[0]);
     }
 
-    private ConcurrentHashMap<Integer, Thread> waiters(int event) {
+    private ConcurrentHashMap<RdmaSocket, Thread> waiters(int event) {
         return ((event & POLLIN) != 0) ? readers : writers;
     }
 
-    /** Registers the current thread as the waiter for event on fd. */
-    void register(int fd, int event) {
-        waiters(event).put(fd, Thread.currentThread());
+    /** Registers the current thread as the waiter for event on s. */
+    void register(RdmaSocket s, int event) {
+        waiters(event).put(s, Thread.currentThread());
         wakeup();
     }
 
@@ -187,45 +184,38 @@ final class RdmaPoller {
      * Removes the current thread's registration; returns false if the
      * poller (or a close or shutdown) had removed it already.
      */
-    boolean deregister(int fd, int event) {
-        return waiters(event).remove(fd, Thread.currentThread());
+    boolean deregister(RdmaSocket s, int event) {
+        return waiters(event).remove(s, Thread.currentThread());
     }
 
-    private ConcurrentHashMap<Integer, Integer> directWaiters(int event) {
+    private ConcurrentHashMap<RdmaSocket, Integer> directWaiters(int event) {
         return ((event & POLLIN) != 0) ? directReaders : directWriters;
     }
 
     /**
-     * Registers the current platform thread to wait for event on fd in its
+     * Registers the current platform thread to wait for event on s in its
      * own rpoll ({@link #awaitDirect}), and returns the eventfd of the slot
      * it takes.  Returns -1, registering nothing, if no slot is free, or
-     * if fd is left out of rpolls ({@link #exclude}): the thread then
-     * waits through the poller, which includes fd again first.  If no slot
-     * is free, the holder of the slot held longest gives it up, if it has
-     * waited {@link #DIRECT_IDLE_MILLIS}, for a thread that comes later.
+     * if s may not be polled now ({@link RdmaPollGate#enter}): the
+     * thread then waits through the poller.  If no slot is free, the
+     * holder of the slot held longest gives it up, if it has waited
+     * {@link #DIRECT_IDLE_MILLIS}, for a thread that comes later.
      */
-    int registerDirect(int fd, int event) {
-        // registered under the lock, so that an exclude that follows finds
-        // the waiter to wake
+    int registerDirect(RdmaSocket s, int event) {
+        if (!s.polls.enter())
+            return -1;
         synchronized (this) {
-            if (excluded.contains(fd))
-                return -1;
             if (freeCount == 0) {
                 evictIdle();
-                return -1;
+            } else {
+                int slot = freeSlots[--freeCount];
+                directWaiters(event).put(s, slot);
+                heldSince[slotIndex(slot)] = System.nanoTime();
+                return slot;
             }
-            int slot = freeSlots[freeCount - 1];
-            directWaiters(event).put(fd, slot);
-            try {
-                directPolled.merge(fd, 1, Integer::sum);
-            } catch (Throwable e) {
-                directWaiters(event).remove(fd, slot);
-                throw e;
-            }
-            freeCount--;
-            heldSince[slotIndex(slot)] = System.nanoTime();
-            return slot;
         }
+        s.polls.leave();
+        return -1;
     }
 
     // With every slot held: signals the holder of the slot held longest,
@@ -245,16 +235,16 @@ final class RdmaPoller {
     }
 
     /**
-     * Waits in an rpoll of fd and the slot's eventfd, after
-     * {@link #registerDirect}, until fd is ready for event or a
-     * {@link #wake} (close, shutdown, exclude).  Returns fd's revents, 0
+     * Waits in an rpoll of s and the slot's eventfd, after
+     * {@link #registerDirect}, until s is ready for event or a
+     * {@link #wake} (close, shutdown, {@link #kick}).  Returns s's revents, 0
      * if woken or interrupted by a signal, IOStatus.UNAVAILABLE if asked
      * to give the slot up: the caller frees it and waits on through the
      * poller.  A wake meant for the slot's previous holder may also end
      * the wait: the caller retries.
      */
-    int awaitDirect(int fd, int event, int slot) throws IOException {
-        int revents = wait0(fd, event, slot);
+    int awaitDirect(RdmaSocket s, int event, int slot) throws IOException {
+        int revents = wait0(s.fd, event, slot);
         if (revents == 0) {
             synchronized (this) {
                 int i = slotIndex(slot);
@@ -268,33 +258,49 @@ final class RdmaPoller {
     }
 
     /** Ends the registration of {@link #registerDirect} and frees its slot. */
-    void deregisterDirect(int fd, int event, int slot) {
+    void deregisterDirect(RdmaSocket s, int event, int slot) {
         synchronized (this) {
-            directWaiters(event).remove(fd, slot);
+            directWaiters(event).remove(s, slot);
             evicted[slotIndex(slot)] = false;
             freeSlots[freeCount++] = slot;
-            if (directPolled.merge(fd, -1, Integer::sum) == 0) {
-                directPolled.remove(fd);
-                notifyAll();
-            }
         }
+        s.polls.leave();
     }
 
-    /** Wakes the waiter for event on fd, if any. */
-    void wake(int fd, int event) {
-        Thread t = waiters(event).remove(fd);
+    /** Wakes the waiter for event on s, if any. */
+    void wake(RdmaSocket s, int event) {
+        Thread t = waiters(event).remove(s);
         if (t != null)
             LockSupport.unpark(t);
-        Integer wakeFd = directWaiters(event).remove(fd);
-        if (wakeFd != null)
-            signal0(wakeFd);
+        Integer slot = directWaiters(event).remove(s);
+        if (slot != null)
+            signal0(slot);
     }
 
     private void wakeAll() {
-        for (Integer fd : readers.keySet())
-            wake(fd, POLLIN);
-        for (Integer fd : writers.keySet())
-            wake(fd, POLLOUT);
+        for (RdmaSocket s : readers.keySet())
+            wake(s, POLLIN);
+        for (RdmaSocket s : writers.keySet())
+            wake(s, POLLOUT);
+    }
+
+    /**
+     * Makes every rpoll of this poller's that includes s end soon, without
+     * waiting for it: a direct waiter goes back to its operation (and then
+     * waits through the poller), and the poller thread polls again, leaving
+     * s out if it may not be polled now.
+     */
+    void kick(RdmaSocket s) {
+        wake(s, POLLIN);
+        wake(s, POLLOUT);
+        if (wakeFd >= 0)
+            signal();
+    }
+
+    /** Wakes the poller if s has waiters, after s may be polled again. */
+    void resume(RdmaSocket s) {
+        if (readers.containsKey(s) || writers.containsKey(s))
+            wakeup();
     }
 
     private void wakeup() {
@@ -320,97 +326,48 @@ final class RdmaPoller {
             signal0(wakeFd);
     }
 
-    /**
-     * Returns once no thread is in an rpoll of this poller's that includes
-     * fd, so that the socket can be closed.  Its waiters must have left
-     * already.
-     */
-    void retire(int fd) {
-        awaitNotPolled(fd);
-    }
-
-    /**
-     * Leaves fd out of every rpoll until {@link #include}: rshutdown may
-     * wait for the socket's sends in blocking mode, and an rpoll of the
-     * socket meanwhile would wait for it too, holding up every waiter.
-     */
-    void exclude(int fd) {
-        synchronized (this) {
-            excluded.add(fd);
-        }
-        // a direct waiter goes back to its operation, and then waits
-        // through the poller
-        wake(fd, POLLIN);
-        wake(fd, POLLOUT);
-        awaitNotPolled(fd);
-    }
-
-    void include(int fd) {
-        synchronized (this) {
-            excluded.remove(fd);
-        }
-        if (readers.containsKey(fd) || writers.containsKey(fd))
-            wakeup();
-    }
-
-    private void awaitNotPolled(int fd) {
-        boolean interrupted = false;
-        synchronized (this) {
-            if (polled.contains(fd) && wakeFd >= 0)
-                signal();
-            while (polled.contains(fd) || directPolled.containsKey(fd)) {
-                try {
-                    wait();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted)
-            Thread.currentThread().interrupt();
-    }
-
     // the poller thread
 
     private int[] fds = new int[16];
     private int[] events = new int[16];
+    private RdmaSocket[] polled = new RdmaSocket[16];  // the sockets of fds, taken through their gates
 
-    /** Fills fds and events with the sockets to poll; returns their number. */
+    /** Fills fds, events and polled with the sockets to poll; returns their number. */
     private int collect() {
         int n = 0;
         if (wakeFd >= 0) {
             fds[0] = wakeFd;
             events[0] = POLLIN;
+            polled[0] = null;
             n = 1;
         }
-        for (Integer fd : readers.keySet())
-            n = add(n, fd, POLLIN | (writers.containsKey(fd) ? POLLOUT : 0));
-        for (Integer fd : writers.keySet()) {
-            if (!readers.containsKey(fd))
-                n = add(n, fd, POLLOUT);
+        for (RdmaSocket s : readers.keySet())
+            n = add(n, s, POLLIN | (writers.containsKey(s) ? POLLOUT : 0));
+        for (RdmaSocket s : writers.keySet()) {
+            if (!readers.containsKey(s))
+                n = add(n, s, POLLOUT);
         }
         return n;
     }
 
-    private int add(int n, int fd, int event) {
-        if (excluded.contains(fd) || !polled.add(fd))
+    private int add(int n, RdmaSocket s, int event) {
+        if (!s.polls.enter())
             return n;
         if (n == fds.length) {
             fds = Arrays.copyOf(fds, n * 2);
             events = Arrays.copyOf(events, n * 2);
+            polled = Arrays.copyOf(polled, n * 2);
         }
-        fds[n] = fd;
+        fds[n] = s.fd;
         events[n] = event;
+        polled[n] = s;
         return n + 1;
     }
 
     private void run() {
         int first = (wakeFd >= 0) ? 1 : 0;
         for (;;) {
-            int n;
-            synchronized (this) {
-                n = collect();
-            }
+            int n = collect();
             if (n == 0) {
                 // a ticking poller with nothing to wait for
                 LockSupport.park();
@@ -425,29 +382,23 @@ final class RdmaPoller {
                 ready = 0;
                 wakeAll();
                 LockSupport.parkNanos(1_000_000L);
-            } finally {
-                synchronized (this) {
-                    polled.clear();
-                    notifyAll();
-                }
             }
-            if (ready > 0) {
-                if (first == 1 && events[0] != 0) {
-                    // drain before clearing: a signal after the clear then
-                    // leaves the eventfd readable, and one before it is
-                    // for a registration the next collect sees
-                    drain0(wakeFd);
-                    wakeupPending.set(false);
-                }
-                for (int i = first; i < n; i++) {
-                    int revents = events[i];
-                    if (revents == 0)
-                        continue;
-                    if ((revents & (POLLIN | POLLERR | POLLHUP | POLLNVAL)) != 0)
-                        wake(fds[i], POLLIN);
-                    if ((revents & (POLLOUT | POLLERR | POLLHUP | POLLNVAL)) != 0)
-                        wake(fds[i], POLLOUT);
-                }
+            if (ready > 0 && first == 1 && events[0] != 0) {
+                // drain before clearing: a signal after the clear then
+                // leaves the eventfd readable, and one before it is for a
+                // registration the next collect sees
+                drain0(wakeFd);
+                wakeupPending.set(false);
+            }
+            for (int i = first; i < n; i++) {
+                RdmaSocket s = polled[i];
+                polled[i] = null;
+                int revents = (ready > 0) ? events[i] : 0;
+                if ((revents & (POLLIN | POLLERR | POLLHUP | POLLNVAL)) != 0)
+                    wake(s, POLLIN);
+                if ((revents & (POLLOUT | POLLERR | POLLHUP | POLLNVAL)) != 0)
+                    wake(s, POLLOUT);
+                s.polls.leave();
             }
             if (tickNanos > 0)
                 LockSupport.parkNanos(tickNanos);

@@ -26,9 +26,10 @@
 package jdk.internal.net.rdma;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 
@@ -77,12 +78,13 @@ final class RdmaReaper {
     private final ConcurrentLinkedQueue<RdmaSocket> incoming = new ConcurrentLinkedQueue<>();
 
     // guarded by this
-    private Thread thread;
+    private volatile Thread thread;
 
     // the thread's own
-    private final List<RdmaSocket> held = new ArrayList<>();
+    private final Set<RdmaSocket> held = new LinkedHashSet<>();
     private int[] fds = new int[16];
     private int[] events = new int[16];
+    private RdmaSocket[] polled = new RdmaSocket[16];
 
     RdmaReaper(String name) throws IOException {
         this.name = name;
@@ -106,6 +108,15 @@ final class RdmaReaper {
         RdmaPoller.signal0(wakeFd);
     }
 
+    /**
+     * Makes the thread look at its sockets again: one of them is no longer
+     * in another thread's rpoll (RdmaPollGate.leave).
+     */
+    void wakeup() {
+        if (thread != null)
+            RdmaPoller.signal0(wakeFd);
+    }
+
     /** The sockets the reaper holds (for tests, through reflection). */
     int held() {
         return held.size() + incoming.size();
@@ -114,25 +125,31 @@ final class RdmaReaper {
     private void run() {
         for (;;) {
             RdmaSocket s;
-            while ((s = incoming.poll()) != null) {
-                if (!held.contains(s))
-                    held.add(s);
-            }
+            while ((s = incoming.poll()) != null)
+                held.add(s);
             // what cannot wait for the peer is done at once
-            for (int i = held.size() - 1; i >= 0; i--) {
-                if (!held.get(i).needsSettling() && reap(held.get(i)))
-                    held.remove(i);
+            for (Iterator<RdmaSocket> it = held.iterator(); it.hasNext(); ) {
+                s = it.next();
+                if (!s.needsSettling() && reap(s))
+                    it.remove();
             }
-            int n = held.size() + 1;
-            if (n > fds.length) {
-                fds = Arrays.copyOf(fds, Math.max(n, fds.length * 2));
-                events = Arrays.copyOf(events, fds.length);
+            if (held.size() + 1 > fds.length) {
+                int size = Math.max(held.size() + 1, fds.length * 2);
+                fds = Arrays.copyOf(fds, size);
+                events = Arrays.copyOf(events, size);
+                polled = Arrays.copyOf(polled, size);
             }
             fds[0] = wakeFd;
             events[0] = RdmaPoller.POLLIN;
-            for (int i = 1; i < n; i++) {
-                fds[i] = held.get(i - 1).fd;
-                events[i] = POLLOUT;
+            int n = 1;
+            for (RdmaSocket h : held) {
+                // one that waits for other rpolls to end is SETTLED, and
+                // would end this rpoll at once: its wakeup says when
+                if (!h.polls.awaited()) {
+                    fds[n] = h.fd;
+                    events[n] = POLLOUT;
+                    polled[n++] = h;
+                }
             }
             int ready;
             try {
@@ -142,15 +159,12 @@ final class RdmaReaper {
                 ready = 0;
                 LockSupport.parkNanos(10_000_000L);
             }
-            if (ready <= 0)
-                continue;
-            if (events[0] != 0)
+            if (ready > 0 && events[0] != 0)
                 RdmaPoller.drain0(wakeFd);
-            // reap from the end, so that removals leave the indexes before
-            // them as they are
-            for (int i = n - 1; i >= 1; i--) {
-                if ((events[i] & SETTLED) != 0 && reap(held.get(i - 1)))
-                    held.remove(i - 1);
+            for (int i = 1; i < n; i++) {
+                if (ready > 0 && (events[i] & SETTLED) != 0 && reap(polled[i]))
+                    held.remove(polled[i]);
+                polled[i] = null;
             }
         }
     }

@@ -58,10 +58,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p> Locks, in the order they are taken: a channel's locks (never held
  * while anything here waits for the peer); {@code callLock}, held by a
- * thread in rshutdown or rclose of this socket, which wait for the
- * transport only (microseconds, or the retries of a connection that is
- * failing); the {@link RdmaServiceRoom}'s monitor, taken last.  The
- * fields are volatile, or guarded by one of them as marked.
+ * thread in rshutdown or rclose of this socket, or in the disconnect
+ * watcher's call, which wait for the transport only (microseconds, or the
+ * retries of a connection that is failing); then the monitors of the
+ * {@link RdmaServiceRoom}, the {@link RdmaDisconnectWatcher} and the
+ * {@link RdmaPoller}s, each held for a few steps, with no wait under it.
+ * No thread waits for an rpoll to end: the socket counts the rpolls that
+ * include it, and the last to leave wakes the reaper (RdmaPollGate).
+ * The fields are volatile, or guarded by one of them as marked.
  */
 final class RdmaSocket {
     /*
@@ -163,6 +167,9 @@ final class RdmaSocket {
 
     private final AtomicBoolean testDrained = new AtomicBoolean();
 
+    /** The rpolls of the pollers that include the socket (RdmaPollGate). */
+    final RdmaPollGate polls;
+
     // set by track; run once, by close or by the Cleaner
     private volatile Cleaner.Cleanable cleanable;
 
@@ -170,6 +177,7 @@ final class RdmaSocket {
         this.ops = ops;
         this.fd = fd;
         this.inet4 = inet4;
+        this.polls = new RdmaPollGate(ops, this);
     }
 
     // -- the Cleaner and close
@@ -206,12 +214,13 @@ final class RdmaSocket {
      */
     private void close() {
         // forget the number before rclose lets rsockets reuse it, and let
-        // no poller touch the socket once rclose frees it
+        // no rpoll begin that could touch the socket once rclose frees it
         ops.forget(this);
         closed = true;
+        boolean unpolled = polls.close();
         if (!busy.compareAndSet(false, true))
             return;     // the reaper, or the thread that drains it, closes it
-        if (!needsSettling() && callLock.tryLock()) {
+        if (!needsSettling() && unpolled && callLock.tryLock()) {
             try {
                 rclose();
             } finally {
@@ -236,12 +245,31 @@ final class RdmaSocket {
         }
     }
 
+    /**
+     * Takes the call lock for a call into rsockets from outside this class
+     * (RdmaDisconnectWatcher), unless rclose has been made: returns false
+     * then, holding nothing.  {@link #endCall} releases it.
+     */
+    boolean beginCall() {
+        callLock.lock();
+        if (rclosed) {
+            callLock.unlock();
+            return false;
+        }
+        return true;
+    }
+
+    void endCall() {
+        callLock.unlock();
+    }
+
     // guarded by callLock
     private void rclose() {
         if (rclosed)
             return;
         rclosed = true;
         ops.unwatch(this);
+        ops.waits().drainEnds(this);
         RdmaNet.close0(fd);
         ops.room().released(this);
     }
@@ -268,6 +296,9 @@ final class RdmaSocket {
     boolean reap() {
         callLock.lock();
         try {
+            boolean calls = closed || (pendingShut.get() != 0 && !drained);
+            if (calls && !polls.exclude())
+                return false;   // the last rpoll to leave wakes the reaper
             if (closed) {
                 if (!drained && serviced && !connecting) {
                     try {
@@ -280,12 +311,14 @@ final class RdmaSocket {
                 return true;    // gone: it stays busy
             }
             int p = pendingShut.getAndSet(0);
-            if (p != 0 && !drained) {
-                try {
-                    excludedShutdown(p - 1);
-                } catch (IOException e) {
-                    // the connection failed: a later read or write says so
-                }
+            try {
+                if (p != 0 && !drained)
+                    rshutdown(p - 1);
+            } catch (IOException e) {
+                // the connection failed: a later read or write says so
+            } finally {
+                if (calls)
+                    polls.include();
             }
         } finally {
             callLock.unlock();
@@ -339,9 +372,18 @@ final class RdmaSocket {
             delayDrainForTest();
             callLock.lock();
             try {
-                if (!drained && !connecting && (RdmaPoller.readiness(fd, POLLOUT) & RdmaReaper.SETTLED) != 0) {
+                // if an rpoll includes the socket, the close that follows
+                // leaves the drain to the reaper
+                if (!drained && !connecting && (RdmaPoller.readiness(fd, POLLOUT) & RdmaReaper.SETTLED) != 0
+                        && polls.exclude()) {
                     pendingShut.set(0);
-                    excludedShutdown(SHUT_RDWR);
+                    try {
+                        rshutdown(SHUT_RDWR);
+                    } finally {
+                        polls.include();
+                    }
+                } else {
+                    polls.include();
                 }
             } finally {
                 callLock.unlock();
@@ -353,27 +395,17 @@ final class RdmaSocket {
     }
 
     /*
-     * rshutdown with the socket left out of the pollers' rpolls: rshutdown
-     * makes the socket blocking while it waits, and an rpoll of it
-     * meanwhile could wait behind it.  Holds callLock.
+     * Holds callLock, and the socket is excluded from the pollers' rpolls
+     * (exclude).  Once both directions are shut down, the selectors leave
+     * the socket out of their rpolls too (RdmaSocketOps.poll): after a
+     * failed connection's drain rsockets leaves it blocking.
      */
-    private void excludedShutdown(int how) throws IOException {
-        // created if need be, so that no thread starts to wait on the
-        // socket through a poller that did not exist when this looked
-        RdmaPoller p = ops.poller(false);
-        p.exclude(fd);
-        try {
-            rshutdown(how);
-        } finally {
-            p.include(fd);
-        }
-    }
-
-    // holds callLock
     private void rshutdown(int how) throws IOException {
         int dirs = how + 1;
-        if ((dirs | shut) == BOTH)
+        if ((dirs | shut) == BOTH) {
             drained = true;
+            ops.waits().drainBegins(this);
+        }
         shut |= dirs;
         RdmaNet.shutdown0(fd, how);
     }

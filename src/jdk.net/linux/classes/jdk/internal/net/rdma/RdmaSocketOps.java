@@ -127,23 +127,22 @@ final class RdmaSocketOps extends SocketOps {
 
     /*
      * Forgets socket s, the first step of its close: after this no thread
-     * finds it by its number, and no poller polls it.  The disconnect
-     * watcher watches it until its rclose (unwatch): the reaper may hold
-     * it until the peer disconnects.
+     * finds it by its number.  The pollers leave it out of their next
+     * rpolls (RdmaPollGate), and the disconnect watcher watches it
+     * until its rclose (unwatch): the reaper may hold it until the peer
+     * disconnects.
      */
     void forget(RdmaSocket s) {
-        int fdVal = s.fd;
-        sockets.remove(fdVal, s);
+        sockets.remove(s.fd, s);
         setConnecting(s, false);
         room.unlisten(s);
-        waits.retire(fdVal);
     }
 
     // the last step before rclose
     void unwatch(RdmaSocket s) {
         RdmaDisconnectWatcher w = disconnectWatcher;
         if (w != null)
-            w.forget(s.fd);
+            w.forget(s);
     }
 
     /*
@@ -273,7 +272,7 @@ final class RdmaSocketOps extends SocketOps {
         } else if (RdmaNet.CONNECT_UNSERVED) {
             // the handshake ended within rconnect: librdmacm will not see
             // the peer's disconnect
-            disconnectWatcher().watch(fdVal);
+            disconnectWatcher().watch(s);
         }
         return n;
     }
@@ -295,12 +294,10 @@ final class RdmaSocketOps extends SocketOps {
      * and the socket was shut down in both directions: its waiters retry,
      * reads get what was received and then EOF, and writes fail.
      */
-    private void peerDisconnected(int fdVal) {
-        RdmaSocket s = socket(fdVal);
-        if (s != null)
-            s.peerDisconnected();
-        waits.wake(fdVal, POLLIN);
-        waits.wake(fdVal, POLLOUT);
+    private void peerDisconnected(RdmaSocket s) {
+        s.peerDisconnected();
+        waits.wake(s, POLLIN);
+        waits.wake(s, POLLOUT);
     }
 
     @Override
@@ -419,10 +416,8 @@ final class RdmaSocketOps extends SocketOps {
     }
 
 
-
-
-    RdmaPoller poller(boolean ticking) throws IOException {
-        return waits.poller(ticking);
+    RdmaWaits waits() {
+        return waits;
     }
 
     @Override
@@ -436,9 +431,10 @@ final class RdmaSocketOps extends SocketOps {
     @Override
     public void stopPoll(int fdVal, int event, long thread) {
         RdmaSocket s = socket(fdVal);
-        if (s != null)
+        if (s != null) {
             s.stopWaits(event);
-        waits.wake(fdVal, event);
+            waits.wake(s, event);
+        }
     }
 
     // -- data and close
@@ -469,9 +465,11 @@ final class RdmaSocketOps extends SocketOps {
 
     @Override
     public void preClose(FileDescriptor fd, long reader, long writer) {
-        int fdVal = FDA.get(fd);
-        waits.wake(fdVal, POLLIN);
-        waits.wake(fdVal, POLLOUT);
+        RdmaSocket s = socket(FDA.get(fd));
+        if (s != null) {
+            waits.wake(s, POLLIN);
+            waits.wake(s, POLLOUT);
+        }
     }
 
 
@@ -494,6 +492,6 @@ final class RdmaSocketOps extends SocketOps {
     @Override
     public int poll(long pollAddress, int numfds, int timeout) throws IOException {
         boolean recheck = room.anyListening() || connectingCount.get() > 0;
-        return RdmaNet.pollArray0(pollAddress, numfds, timeout, recheck ? RECHECK_MILLIS : -1);
+        return waits.select(pollAddress, numfds, timeout, recheck ? RECHECK_MILLIS : -1);
     }
 }

@@ -26,22 +26,26 @@
 package jdk.internal.net.rdma;
 
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import sun.nio.ch.IOStatus;
 import sun.nio.ch.SelChImpl;
 
 /**
- * The waits of RDMA sockets.  Every rsocket is non-blocking: a blocking
- * operation, connect included, is a non-blocking call plus
- * {@link #park}: a short spin in one native call, adaptive per socket,
- * then the thread registers with an {@link RdmaPoller} and parks until the
- * poller finds the socket ready, the timeout expires, or close, shutdown
- * or interrupt unparks it. A virtual thread unmounts while parked, so it
- * never pins its carrier, and a blocked thread costs no CPU. A few
- * platform threads whose wait has no timeout wait in an rpoll of their
- * own instead, which saves the hop through the poller thread
- * (RdmaPoller.registerDirect).
+ * The waits of RDMA sockets, and the selectors' rpoll ({@link #select}).
+ * Every rsocket is non-blocking: a blocking operation, connect included,
+ * is a non-blocking call plus {@link #park}: a short spin in one native
+ * call, adaptive per socket, then the thread registers with an
+ * {@link RdmaPoller} and parks until the poller finds the socket ready,
+ * the timeout expires, or close, shutdown or interrupt unparks it.  A
+ * virtual thread unmounts while parked, so it never pins its carrier, and
+ * a blocked thread costs no CPU.  A few platform threads whose wait has
+ * no timeout wait in an rpoll of their own instead, which saves the hop
+ * through the poller thread (RdmaPoller.registerDirect).
  */
 final class RdmaWaits {
     /*
@@ -101,15 +105,15 @@ final class RdmaWaits {
         int revents = IOStatus.UNAVAILABLE;
         int slot;
         if (!ticking && !virtual && nanos <= 0 && DIRECT_WAITS
-                && (slot = p.registerDirect(fdVal, event)) >= 0) {
+                && (slot = p.registerDirect(s, event)) >= 0) {
             // the thread waits in its own rpoll (RdmaPoller), or, asked to
             // give its slot up after a long wait, waits on below
             try {
                 if (!ch.isOpen() || s.waitsStopped(event))
                     return;
-                revents = p.awaitDirect(fdVal, event, slot);
+                revents = p.awaitDirect(s, event, slot);
             } finally {
-                p.deregisterDirect(fdVal, event, slot);
+                p.deregisterDirect(s, event, slot);
             }
         }
         boolean ready;
@@ -123,7 +127,7 @@ final class RdmaWaits {
             // nor make every park return at once.  A virtual thread's
             // interrupt ends the wait.
             boolean interrupted = !virtual && Thread.interrupted();
-            p.register(fdVal, event);
+            p.register(s, event);
             try {
                 // a close, shutdown or interrupt before the registration did
                 // not see it
@@ -136,7 +140,7 @@ final class RdmaWaits {
                     LockSupport.park();
                 }
             } finally {
-                ready = !p.deregister(fdVal, event);
+                ready = !p.deregister(s, event);
                 if (interrupted)
                     Thread.currentThread().interrupt();
             }
@@ -145,23 +149,68 @@ final class RdmaWaits {
             s.setSpinMicros(Math.max(spin * 2, RdmaSocket.MIN_SPIN_MICROS));
     }
 
-    /** Wakes the waiter for event on fdVal, if any. */
-    void wake(int fdVal, int event) {
-        RdmaPoller p = tickingPoller;
-        if (p != null)
-            p.wake(fdVal, event);
-        p = poller;
-        if (p != null)
-            p.wake(fdVal, event);
+    /*
+     * The open sockets shut down in both directions by rshutdown, which the
+     * selectors' rpolls leave out (select); few, and only between a drain
+     * and its rclose, unless the program shuts both directions down and
+     * keeps the channel open.
+     */
+    private final Set<RdmaSocket> drained = ConcurrentHashMap.newKeySet();
+
+    /** A socket's rshutdown of both directions begins. */
+    void drainBegins(RdmaSocket s) {
+        drained.add(s);
     }
 
-    /** Returns once no poller is in an rpoll that includes fdVal (RdmaPoller.retire). */
-    void retire(int fdVal) {
+    /** The socket's rclose: no selector polls it any more. */
+    void drainEnds(RdmaSocket s) {
+        drained.remove(s);
+    }
+
+    /**
+     * A selector's rpoll of its pollfd array, for timeout milliseconds
+     * (negative: none), its listeners and connects re-checked every
+     * recheckMillis if positive.  The drained sockets are left out:
+     * rshutdown leaves a failed connection's socket blocking, so an rpoll
+     * of it could wait for good.  One that began earlier still polls it.
+     */
+    int select(long pollAddress, int numfds, int timeout, int recheckMillis) throws IOException {
+        int[] left = null;
+        if (!drained.isEmpty()) {
+            left = new int[drained.size()];
+            int n = 0;
+            for (RdmaSocket s : drained) {
+                if (n == left.length)
+                    break;
+                left[n++] = s.fd;
+            }
+            left = Arrays.copyOf(left, n);
+        }
+        return RdmaNet.pollArray0(pollAddress, numfds, timeout, recheckMillis, left);
+    }
+
+    /** Wakes the waiter for event on s, if any. */
+    void wake(RdmaSocket s, int event) {
+        forEachPoller(p -> p.wake(s, event));
+    }
+
+    /** Makes every rpoll that includes s end soon (RdmaPoller.kick). */
+    void kick(RdmaSocket s) {
+        forEachPoller(p -> p.kick(s));
+    }
+
+    /** Lets the pollers poll s again for its waiters (RdmaPoller.resume). */
+    void resume(RdmaSocket s) {
+        forEachPoller(p -> p.resume(s));
+    }
+
+    // the pollers made so far
+    private void forEachPoller(Consumer<RdmaPoller> action) {
         RdmaPoller p = tickingPoller;
         if (p != null)
-            p.retire(fdVal);
+            action.accept(p);
         p = poller;
         if (p != null)
-            p.retire(fdVal);
+            action.accept(p);
     }
 }
