@@ -258,7 +258,7 @@ Java_jdk_internal_net_rdma_RdmaNet_localAddress0(JNIEnv *env, jclass cl, jint fd
  * its connection has failed: RdmaSocket calls it only when that cannot
  * wait for the peer (RdmaReaper).  Of both directions (how 2), it is the
  * drain before the close, and a selector's rpoll leaves the socket out
- * from then on (RdmaSocketOps.poll).
+ * from then on (RdmaWaits.select).
  */
 JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_shutdown0(JNIEnv *env, jclass cl, jint fd, jint how)

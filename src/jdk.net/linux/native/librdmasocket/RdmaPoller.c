@@ -180,7 +180,8 @@ Java_jdk_internal_net_rdma_RdmaPoller_spin0(JNIEnv *env, jclass cl, jint fd, jin
          * The clock is read every SPIN_CLOCK_POLLS polls only: where it is
          * the HPET (Soft-RoCE guests under emulation), a read costs more
          * than a poll, and two threads that spin and read it often slowed
-         * each other's round trips (doc/benchmarks-rdma.md).  64 polls
+         * each other's round trips (doc/results/rdma.md, "the spin's clock
+         * reads").  64 polls
          * overrun a budget by a few microseconds on hardware.
          */
         if (i % SPIN_CLOCK_POLLS == 0 && nowNanos() >= deadline)

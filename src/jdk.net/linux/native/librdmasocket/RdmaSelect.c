@@ -44,7 +44,7 @@
 
 /*
  * The selectors' rpoll leaves out the sockets shut down in both directions
- * (RdmaSocketOps.poll names them, from the drain before the close until
+ * (RdmaWaits.select names them, from the drain before the close until
  * rclose).  rshutdown makes the socket blocking and waits on its
  * completion channel, so an rpoll of the same socket meanwhile could wait
  * there too; and it makes the socket non-blocking again only if it is

@@ -85,7 +85,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p> The warm-up is long because the guest's CPU is emulated: C2 makes
  * its last compilation of the benchmark loop about 12 s into a fork (with
  * -XX:+PrintCompilation), and a shorter warm-up measured the deoptimised
- * loop, doubling the p99 (doc/benchmarks-rdma.md).
+ * loop, doubling the p99 (doc/results/rdma.md, "the warm-up under
+ * emulation").
  */
 @Warmup(iterations = 10, time = 2)
 @Measurement(iterations = 3, time = 2)

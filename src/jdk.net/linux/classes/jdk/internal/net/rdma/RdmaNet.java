@@ -241,7 +241,7 @@ final class RdmaNet {
     static native int write0(int fd, long address, int len) throws IOException;
     static native long writev0(int fd, long address, int cnt) throws IOException;
     static native void close0(int fd);
-    // left: the rsockets the rpoll leaves out (RdmaSocketOps.poll), or null
+    // left: the rsockets the rpoll leaves out (RdmaWaits.select), or null
     static native int pollArray0(long address, int nfds, int timeout, int capMillis, int[] left)
         throws IOException;
 }

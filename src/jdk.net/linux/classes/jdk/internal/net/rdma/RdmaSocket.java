@@ -396,9 +396,10 @@ final class RdmaSocket {
 
     /*
      * Holds callLock, and the socket is excluded from the pollers' rpolls
-     * (exclude).  Once both directions are shut down, the selectors leave
-     * the socket out of their rpolls too (RdmaSocketOps.poll): after a
-     * failed connection's drain rsockets leaves it blocking.
+     * (RdmaPollGate.exclude).  Once both directions are shut down, the
+     * selectors leave the socket out of their rpolls too
+     * (RdmaWaits.select): after a failed connection's drain rsockets
+     * leaves it blocking.
      */
     private void rshutdown(int how) throws IOException {
         int dirs = how + 1;
