@@ -29,9 +29,10 @@
  *          channel's other methods answer at once, a selector it is
  *          registered with goes on selecting its other channels, and every
  *          byte written before the close reaches the peer before EOF.  The
- *          slow drain is made by a test hook, RdmaSocket.testDrainMillis,
- *          set through reflection, since rxe delivers one
- *          device's traffic to itself and a peer cannot vanish in one guest.
+ *          slow drain is made by the test, which holds the socket's call
+ *          lock (RdmaSocket.callLock, reached through reflection) for as
+ *          long as the drain is to last, since rxe delivers one device's
+ *          traffic to itself and a peer cannot vanish in one guest.
  *          A write or read that starts while the close drains fails as on a
  *          closed channel, and a selector that flushes the channel's
  *          cancelled key meanwhile leaves the socket to the close.
@@ -39,13 +40,16 @@
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
  * @library /test/lib
- * @modules jdk.net/jdk.internal.net.rdma:+open
+ * @modules java.base/sun.nio.ch
+ *          jdk.net/jdk.internal.net.rdma:+open
  * @run main/othervm/timeout=300 RdmaCloseDrain
  */
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
@@ -58,17 +62,21 @@ import java.net.SocketException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 
 import jdk.net.Sockets;
+import sun.nio.ch.SelChImpl;
 import jdk.test.lib.Utils;
 
 import static jdk.test.lib.Asserts.*;
 
 public class RdmaCloseDrain {
-    // how long the test hook makes each drain last
+    // how long slowDrain makes a drain last
     static final long DRAIN_MILLIS = 4_000;
 
     // the bound on anything that must not wait for the drain
@@ -78,11 +86,7 @@ public class RdmaCloseDrain {
     static final int SENT = 1 << 20;
 
     public static void main(String[] args) throws Exception {
-        assertGreaterThan(DRAIN_MILLIS, PROMPT_MILLIS + 1_000, "drain of the test hook");
-        java.lang.reflect.Field hook = Class.forName("jdk.internal.net.rdma.RdmaSocket")
-                .getDeclaredField("testDrainMillis");
-        hook.setAccessible(true);
-        hook.setLong(null, DRAIN_MILLIS);
+        assertGreaterThan(DRAIN_MILLIS, PROMPT_MILLIS + 1_000, "drain made by slowDrain");
         List<RdmaTestLib.Case> cases = new ArrayList<>();
         for (boolean classic : new boolean[] { false, true }) {
             for (boolean virtual : new boolean[] { false, true }) {
@@ -127,6 +131,43 @@ public class RdmaCloseDrain {
         }, r -> Thread.ofPlatform().start(r));
     }
 
+    /**
+     * Makes the drain of c's close last DRAIN_MILLIS from now, as the
+     * transport's retries would against a peer whose machine has gone: a
+     * thread holds the rsocket's call lock, which the drain's rshutdown
+     * takes, for that long.  Returns System.nanoTime() from before the
+     * lock was taken: the drain cannot end sooner than DRAIN_MILLIS after.
+     */
+    static long slowDrain(SocketChannel c) throws Exception {
+        Method ops = Class.forName("jdk.internal.net.rdma.RdmaProvider").getDeclaredMethod("ops");
+        ops.setAccessible(true);
+        Object table = field(ops.invoke(null), "sockets");
+        Object socket = ((Map<?, ?>) table).get(((SelChImpl) c).getFDVal());
+        assertNotNull(socket, "the RDMA socket of " + c);
+        ReentrantLock callLock = (ReentrantLock) field(socket, "callLock");
+        CountDownLatch held = new CountDownLatch(1);
+        long t0 = System.nanoTime();
+        Thread.ofPlatform().start(() -> {
+            callLock.lock();
+            try {
+                held.countDown();
+                Thread.sleep(DRAIN_MILLIS);     // the drain's length, not a wait for an event
+            } catch (InterruptedException e) {
+                throw new RuntimeException(e);
+            } finally {
+                callLock.unlock();
+            }
+        });
+        held.await();
+        return t0;
+    }
+
+    static Object field(Object o, String name) throws ReflectiveOperationException {
+        Field f = o.getClass().getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(o);
+    }
+
     static void blockingClose(boolean classic, boolean virtual) throws Exception {
         try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
             ssc.bind(RdmaTestLib.anyPort());
@@ -150,7 +191,7 @@ public class RdmaCloseDrain {
                 RdmaTestLib.awaitWaiting(reader);
 
                 AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
-                long t0 = System.nanoTime();
+                long t0 = slowDrain(c);
                 Thread closer = RdmaTestLib.start(virtual, closed, classic ? s::close : c::close);
 
                 // the reader is woken while the close drains
@@ -223,10 +264,10 @@ public class RdmaCloseDrain {
             RdmaTestLib.awaitFrame(selector, "RdmaNet", "pollArray0");
 
             AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
-            long t0 = System.nanoTime();
+            long t0 = slowDrain(c1);
             Thread closer = RdmaTestLib.start(false, closed, c1::close);
             // the close is draining; the selector selects on
-            RdmaTestLib.awaitFrame(closer, "RdmaSocket", "delayDrainForTest");
+            RdmaTestLib.awaitFrame(closer, "RdmaSocket", "drain");
             long t1 = System.nanoTime();
             peer2.write(ByteBuffer.wrap(new byte[] { 42 }));
             long readyNanos = c2Readable.get(PROMPT_MILLIS, TimeUnit.MILLISECONDS);
@@ -304,8 +345,9 @@ public class RdmaCloseDrain {
                 OutputStream out = c.socket().getOutputStream();
 
                 AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
+                slowDrain(c);
                 Thread closer = RdmaTestLib.start(false, closed, c::close);
-                RdmaTestLib.awaitFrame(closer, "RdmaSocket", "delayDrainForTest");
+                RdmaTestLib.awaitFrame(closer, "RdmaSocket", "drain");
                 assertFalse(c.isOpen(), "isOpen while the close drains");
 
                 AtomicReference<Throwable> wrote = new AtomicReference<>(new AssertionError("not ended"));
@@ -373,8 +415,9 @@ public class RdmaCloseDrain {
                 k.cancel();
 
                 AtomicReference<Throwable> closed = new AtomicReference<>(new AssertionError("not ended"));
+                slowDrain(c);
                 Thread closer = RdmaTestLib.start(false, closed, c::close);
-                RdmaTestLib.awaitFrame(closer, "RdmaSocket", "delayDrainForTest");
+                RdmaTestLib.awaitFrame(closer, "RdmaSocket", "drain");
                 int fds = RdmaTestLib.fdCount();
                 long t0 = System.nanoTime();
                 sel.selectNow();

@@ -101,15 +101,6 @@ final class RdmaSocket {
             (int) RdmaNet.longProperty("jdk.net.rdma.spinMicros", 200, 0, Character.MAX_VALUE);
     static final int MIN_SPIN_MICROS = 10;
 
-    /*
-     * A test hook, set by RdmaCloseDrain through reflection, 0 otherwise: a
-     * peer whose machine has gone cannot be made in one kernel, where rxe
-     * delivers a device's traffic to itself, so this makes the first drain
-     * of each connected socket last that long, as the transport's retries
-     * would.
-     */
-    private static volatile long testDrainMillis;
-
     private final RdmaSocketOps ops;
 
     /** The rsocket's number. */
@@ -164,8 +155,6 @@ final class RdmaSocket {
      * it could then wait for good.
      */
     private final AtomicBoolean busy = new AtomicBoolean();
-
-    private final AtomicBoolean testDrained = new AtomicBoolean();
 
     /** The rpolls of the pollers that include the socket (RdmaPollGate). */
     final RdmaPollGate polls;
@@ -369,7 +358,6 @@ final class RdmaSocket {
         if (!serviced || drained || !busy.compareAndSet(false, true))
             return;
         try {
-            delayDrainForTest();
             callLock.lock();
             try {
                 // if an rpoll includes the socket, the close that follows
@@ -417,24 +405,6 @@ final class RdmaSocket {
      */
     void peerDisconnected() {
         drained = true;
-    }
-
-    private void delayDrainForTest() {
-        long millis = testDrainMillis;
-        if (millis <= 0 || !serviced || !testDrained.compareAndSet(false, true))
-            return;
-        long deadline = System.nanoTime() + millis * 1_000_000L;
-        boolean interrupted = false;
-        long left;
-        while ((left = deadline - System.nanoTime()) > 0) {
-            try {
-                Thread.sleep(left / 1_000_000L, (int) (left % 1_000_000L));
-            } catch (InterruptedException e) {
-                interrupted = true;     // a native drain is not interruptible either
-            }
-        }
-        if (interrupted)
-            Thread.currentThread().interrupt();
     }
 
     // -- waits
