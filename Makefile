@@ -30,6 +30,7 @@
 #   make test-upstream  upstream's own tests of what the fork patches (java/nio/channels, java/net sockets)
 #   make update-upstream VERSION=25.0.N+B  move the pin to another jdk25u update release (CHECK=1: no build)
 #   make test-rdma      only the RDMA group, in the Soft-RoCE QEMU guest
+#   make test-rdma-pair the two-guest RDMA tests: two Soft-RoCE guests on one link, with faults
 #   make test-directio-fs  only the direct I/O tests, once per file system (as root)
 #   make bench          the fork's JMH benchmarks
 #   make bench-directio the direct I/O benchmark: fork vs JDK 25 vs fio, one table
@@ -56,7 +57,7 @@ SCRIPTS := $(TOP)/make/scripts
 INFRA := $(TOP)/test/infra
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-upstream update-upstream test-rdma test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
+.PHONY: images assemble test test-rdio test-upstream update-upstream test-rdma test-rdma-pair test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -108,6 +109,13 @@ update-upstream:
 test-rdma: images
 	@$(INFRA)/rdma-guest/rdma-guest.sh --jdk $(RDIO_CONF_DIR)/images/jdk --jtreg $(RDIO_JTREG_HOME) \
 	    --out $(BUILD)/rdma-guest --tests jdk/net/rdma
+
+# Two guests on one virtual link (doc/testing.md, "Two guests"): guest A
+# runs jdk/net/rdmapair against peers in guest B, with loss and a power-off
+# of B.  Not part of test-rdio yet.
+test-rdma-pair: images
+	@$(INFRA)/rdma-guest/rdma-pair.sh --jdk $(RDIO_CONF_DIR)/images/jdk \
+	    --jtreg $(RDIO_JTREG_HOME) --out $(BUILD)/rdma-pair --tests jdk/net/rdmapair
 
 # Upstream's socket and channel tests over transparent RDMA in the guest, then
 # (RDMA_CONFORMANCE_TCP=1) the same without the rules file; prints the pass

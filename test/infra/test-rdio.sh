@@ -48,13 +48,19 @@ mkdir -p "$out"
 # rdio.rdma.device != null", which the guest meets and a host does not), and
 # they are those under jdk/net/rdma, which the guest runs: a test that
 # required it elsewhere would run nowhere.
+# The two-guest tests (jdk/net/rdmapair, make test-rdma-pair) require the
+# second guest in the same way ("@requires rdio.rdma.peer != null").
 rdma_requires='@requires rdio.rdma.device != null'
+pair_requires='@requires rdio.rdma.peer != null'
 tests=()
 while read -r t; do
     n=$(grep -cE '^ *\* *@test( |$)' "$RDIO_TOP/test/jdk/$t" || true)
     r=$(grep -cF "$rdma_requires" "$RDIO_TOP/test/jdk/$t" || true)
     case $t in
         jdk/net/rdma/*) [ "$r" = "$n" ] || die "test/jdk/$t: each @test under jdk/net/rdma needs \"$rdma_requires\"" ;;
+        jdk/net/rdmapair/*)
+            [ "$(grep -cF "$pair_requires" "$RDIO_TOP/test/jdk/$t" || true)" = "$n" ] ||
+                die "test/jdk/$t: each @test under jdk/net/rdmapair needs \"$pair_requires\"" ;;
         *) [ "$r" = 0 ] || die "test/jdk/$t needs an RDMA device, but only the tests under jdk/net/rdma run in the guest"
            tests+=("$t") ;;
     esac

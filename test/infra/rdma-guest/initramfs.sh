@@ -29,7 +29,9 @@
 #                          /modules.list, INIT as /init and each PART,
 #                          which INIT sources, beside it.  Cached in
 #                          $cache, keyed by a hash of kernel, modules,
-#                          INIT, the parts and busybox.
+#                          INIT, the parts and busybox, as
+#                          $initramfs_name-KEY.cpio.gz (default name:
+#                          initramfs; rdma-pair.sh's is initramfs-pair)
 
 guest_initramfs() {   # INIT [PART...]
     local init=$1 busybox key stage m src i part parts=()
@@ -46,7 +48,7 @@ guest_initramfs() {   # INIT [PART...]
     done
     key=$(printf '%s\n' "$kernel_pkg $kernel_ver $kver" "${mod_order[*]}" "$(sha256_of "$init")" "${parts[*]}" \
               "$(sha256_of "$busybox")" | sha256sum | cut -c1-16)
-    initrd=$cache/initramfs-$key.cpio.gz
+    initrd=$cache/${initramfs_name:-initramfs}-$key.cpio.gz
     [ ! -f "$initrd" ] || return 0
     note "building the guest initramfs ($kver, modules: ${mod_order[*]})"
     stage=$(mktemp -d "$cache/initramfs.XXXXXX")
@@ -77,5 +79,6 @@ guest_initramfs() {   # INIT [PART...]
     mv "$initrd.tmp" "$initrd"
     rm -rf "$stage"
     # Those of other inputs are stale: rebuilding one takes seconds.
-    find "$cache" -maxdepth 1 -name 'initramfs-*.cpio.gz' ! -name "${initrd##*/}" -delete
+    find "$cache" -maxdepth 1 -regextype posix-extended \
+        -regex ".*/${initramfs_name:-initramfs}-[0-9a-f]{16}[.]cpio[.]gz" ! -name "${initrd##*/}" -delete
 }

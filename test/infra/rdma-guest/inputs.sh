@@ -19,8 +19,17 @@
 # or visit www.oracle.com if you need additional information or have any
 # questions.
 #
-# The inputs of a guest run, for rdma-guest.sh (which sources this file).
+# The inputs of a guest run, for rdma-guest.sh and rdma-pair.sh (which
+# source this file).
 #
+#   guest_option ARG...      parses the option at ARG that every test run
+#                            takes (--jdk, --jtreg, --out, --tests,
+#                            --java-opts, --librdmacm); sets shift_by, the
+#                            words it took (0: not one of them)
+#   guest_host_inputs DEFAULT_OUT
+#                            checks the tools; sets jdk, out (absolute) and
+#                            tmp_paths (with the JDK's)
+#   guest_jars               sets netty_dir and helidon_dir, the tests' jars
 #   guest_visible PATH WHAT  adds the entry under /tmp that holds PATH to
 #                            tmp_paths, or fails if the guest cannot see PATH
 #   guest_librdmacm          sets rdma_prefix, rdma_release and rdma_dir: the
@@ -47,6 +56,63 @@ guest_visible() {   # PATH WHAT
         /proc|/sys|/dev|/run)
             die "$2 $1 is under $top, which the guest replaces with its own file system; put it elsewhere" ;;
     esac
+}
+
+guest_option() {   # ARG...
+    shift_by=2
+    case $1 in
+        --jdk) jdk=${2:?--jdk needs a directory} ;;
+        --jtreg) jtreg_home=${2:?--jtreg needs a directory} ;;
+        --out) out=${2:?--out needs a directory} ;;
+        --java-opts) java_opts=${2?--java-opts needs options} ;;   # jtreg's -javaoptions
+        --librdmacm) librdmacm=${2:?--librdmacm needs a release, such as ${GUEST_RDMA_CORE_VERSION%-*}} ;;
+        --tests)
+            shift_by=1
+            shift
+            while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do tests+=("$1"); shift; shift_by=$((shift_by + 1)); done
+            [ "${#tests[@]}" -gt 0 ] || die "--tests needs at least one test file or directory" ;;
+        *) shift_by=0 ;;
+    esac
+}
+
+# What every guest run needs of the host: QEMU and the tools that build the
+# initramfs, the JDK (--jdk, or configure's image) and the results
+# directory (--out, or build/DEFAULT_OUT), and what the guest must see.
+guest_host_inputs() {   # DEFAULT_OUT
+    # The tools first, so that a machine that cannot run the guest says so at once.
+    command -v "$qemu" >/dev/null || die "$qemu is not on PATH (install qemu-system-x86)"
+    for tool in busybox dpkg gzip timeout; do
+        command -v "$tool" >/dev/null || die "$tool is not on PATH"
+    done
+    command -v modprobe >/dev/null && command -v depmod >/dev/null ||
+        die "modprobe and depmod are not on PATH (install kmod)"
+
+    if [ -z "$jdk" ]; then
+        conf_dir=$(config_value RDIO_CONF_DIR)
+        [ -n "$conf_dir" ] || die "no --jdk given and no build/config.mk to find the JDK image in: run bash configure, or pass --jdk"
+        jdk=$conf_dir/images/jdk
+    fi
+    [ -x "$jdk/bin/java" ] || die "no JDK at $jdk (no bin/java): run make images, or pass --jdk"
+    out=${out:-$RDIO_BUILD/$1}
+    mkdir -p "$out" || die "cannot create $out"
+    jdk=$(readlink -f "$jdk") out=$(readlink -f "$out")
+    [ "$out" != / ] || die "--out / would share the whole host root read-write with the guest"
+
+    tmp_paths=()
+    guest_visible "$jdk" "the JDK"
+}
+
+# The jars of the tests' frameworks, from configure's cache.
+guest_jars() {
+    # Netty's jars: for RdmaNetty (RDIO_NETTY_DIR in the tests' environment)
+    # and the --after script of make bench-rdma
+    netty_dir=$(config_value RDIO_NETTY_DIR)
+    [ -n "$netty_dir" ] || netty_dir=$("$RDIO_TOP/make/scripts/maven-jars.sh" netty "$NETTY_ARTIFACTS")
+    guest_visible "$netty_dir" "the Netty jars"
+    # Helidon's jars: for RdmaHelidon (RDIO_HELIDON_DIR in the tests' environment)
+    helidon_dir=$(config_value RDIO_HELIDON_DIR)
+    [ -n "$helidon_dir" ] || helidon_dir=$("$RDIO_TOP/make/scripts/maven-jars.sh" helidon "$HELIDON_ARTIFACTS")
+    guest_visible "$helidon_dir" "the Helidon jars"
 }
 
 # The librdmacm of the run: the host's, or with --librdmacm the pinned

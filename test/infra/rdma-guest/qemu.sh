@@ -21,39 +21,60 @@
 #
 # The QEMU run of the guest, for rdma-guest.sh (which sources this file).
 #
-#   run_guest   boots $vmlinuz with $initrd under $qemu, the host root shared
+#   run_guest [QEMU_ARG...]
+#               boots $vmlinuz with $initrd under $qemu, the host root shared
 #               read-only and $out read-write over 9p, its console in
 #               $out/console.log, the whole run under timeout(1) for $total
 #               seconds, and watches the stages; sets qrc (QEMU's exit
 #               status), wall (seconds) and, if the watchdog killed QEMU,
-#               watchdog (why)
+#               watchdog (why).  The QEMU_ARGs name its network (default
+#               -nic none: the single guest has none)
+#   guest_qemu OUT CPUS MEMORY QEMU_ARG...
+#               runs QEMU (in the foreground: start it with &) as run_guest
+#               does, with OUT as its results share and console directory
+#   stop_qemu [PID]
+#               stops QEMU of PID (default: run_guest's), TERM then KILL;
+#               the EXIT trap of run_guest stops it and each of other_qpids
 #
 # The guest prints "rdio-guest-status: STAGE ok|fail ..." on its console as
 # each stage of $stages ends.  A stage that outlives its timeout in
 # stage_timeout by 30 s (a grace for the guest's own timeout to fire first)
 # gets QEMU killed.  An EXIT trap stops QEMU if the script dies meanwhile.
 
-qpid=
-stop_qemu() {
-    [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null || return 0
-    kill -TERM "$qpid" 2>/dev/null   # timeout(1) passes it on to QEMU
-    for _ in $(seq 20); do kill -0 "$qpid" 2>/dev/null || return 0; sleep 0.5; done
-    pkill -KILL -P "$qpid" 2>/dev/null
-    kill -KILL "$qpid" 2>/dev/null
+qpid= other_qpids=()
+stop_guests() {
+    local p
+    stop_qemu
+    for p in "${other_qpids[@]}"; do stop_qemu "$p"; done
+}
+stop_qemu() {   # [PID]
+    local pid=${1:-$qpid}
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM "$pid" 2>/dev/null   # timeout(1) passes it on to QEMU
+    for _ in $(seq 20); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+    pkill -KILL -P "$pid" 2>/dev/null
+    kill -KILL "$pid" 2>/dev/null
 }
 
-run_guest() {
-    local start done_stages=0 since=$SECONDS n s
-    trap stop_qemu EXIT
-    start=$EPOCHREALTIME
+guest_qemu() {   # OUT CPUS MEMORY QEMU_ARG...
+    local dir=$1 cpus=$2 memory=$3
+    shift 3
     timeout -k 10 "$total" "$qemu" \
-        -accel "$GUEST_ACCEL" -m "$GUEST_MEMORY" -smp "$GUEST_CPUS" \
-        -nographic -monitor none -serial "file:$out/console.log" -nic none -no-reboot \
+        -accel "$GUEST_ACCEL" -m "$memory" -smp "$cpus" \
+        -nographic -monitor none -serial "file:$dir/console.log" -no-reboot "$@" \
         -kernel "$vmlinuz" -initrd "$initrd" \
         -append "console=ttyS0 quiet panic=-1 rdio_timeout_modules=$GUEST_TIMEOUT_MODULES${GUEST_KERNEL_ARGS:+ $GUEST_KERNEL_ARGS}" \
         -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-        -virtfs "local,path=$out,mount_tag=results,security_model=none,multidevs=remap" \
-        </dev/null >"$out/qemu.log" 2>&1 &
+        -virtfs "local,path=$dir,mount_tag=results,security_model=none,multidevs=remap" \
+        </dev/null >"$dir/qemu.log" 2>&1
+}
+
+run_guest() {   # [QEMU_ARG...]
+    local start done_stages=0 since=$SECONDS n s
+    [ $# -gt 0 ] || set -- -nic none
+    trap stop_guests EXIT
+    start=$EPOCHREALTIME
+    guest_qemu "$out" "$GUEST_CPUS" "$GUEST_MEMORY" "$@" &
     qpid=$!
     watchdog=
     while kill -0 "$qpid" 2>/dev/null; do

@@ -85,22 +85,8 @@
 # cannot run), and RDIO_QEMU names another QEMU binary.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
-guest_dir=$RDIO_INFRA/rdma-guest
-# shellcheck source=rdma-guest.conf
-. "$guest_dir/rdma-guest.conf"
-# shellcheck source=kernel.sh
-. "$guest_dir/kernel.sh"
-# shellcheck source=initramfs.sh
-. "$guest_dir/initramfs.sh"
-# shellcheck source=qemu.sh
-. "$guest_dir/qemu.sh"
-# shellcheck source=inputs.sh
-. "$guest_dir/inputs.sh"
-# shellcheck source=report.sh
-. "$guest_dir/report.sh"
-
-qemu=${RDIO_QEMU:-qemu-system-x86_64}
-cache=$RDIO_CACHE/rdma-guest
+# shellcheck source=parts.sh
+. "$RDIO_INFRA/rdma-guest/parts.sh"
 stages=(boot modules rxe baseline tests)
 declare -A stage_timeout=(
     [boot]=$GUEST_TIMEOUT_BOOT [modules]=$GUEST_TIMEOUT_MODULES [rxe]=$GUEST_TIMEOUT_RXE
@@ -117,15 +103,9 @@ usage() {
 jdk='' jtreg_home='' out='' tests=() java_opts='' bench_jar='' bench_args=() netty_dir='' helidon_dir='' after='' after_env=() jtreg_mode=-agentvm
 librdmacm=''
 while [ $# -gt 0 ]; do
+    guest_option "$@"
+    if [ "$shift_by" -gt 0 ]; then shift "$shift_by"; continue; fi
     case $1 in
-        --jdk) jdk=${2:?--jdk needs a directory}; shift 2 ;;
-        --jtreg) jtreg_home=${2:?--jtreg needs a directory}; shift 2 ;;
-        --out) out=${2:?--out needs a directory}; shift 2 ;;
-        --tests)
-            shift
-            while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do tests+=("$1"); shift; done
-            [ "${#tests[@]}" -gt 0 ] || die "--tests needs at least one test file or directory" ;;
-        --java-opts) java_opts=${2?--java-opts needs options}; shift 2 ;;   # jtreg's -javaoptions
         --bench) bench_jar=${2:?--bench needs a JMH jar}; shift 2 ;;
         --after) after=${2:?--after needs a script}; shift 2 ;;
         --after-env)
@@ -133,7 +113,6 @@ while [ $# -gt 0 ]; do
                 die "--after-env ${2:-}: not NAME=VALUE (VALUE of letters, digits and .,:_=+-)"
             after_env+=("$2"); shift 2 ;;
         --othervm) jtreg_mode=-othervm; shift ;;   # a JVM per test, no agent
-        --librdmacm) librdmacm=${2:?--librdmacm needs a release, such as ${GUEST_RDMA_CORE_VERSION%-*}}; shift 2 ;;
         --kernel)   # PACKAGE=VERSION@SUITE: another Debian kernel than the conf's
             k=${2:?--kernel needs PACKAGE=VERSION@SUITE}; shift 2
             [[ $k =~ ^([^=@]+)=([^=@]+)@([a-z]+)$ ]] || die "--kernel $k: not PACKAGE=VERSION@SUITE"
@@ -145,27 +124,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-# The tools first, so that a machine that cannot run the guest says so at once.
-command -v "$qemu" >/dev/null || die "$qemu is not on PATH (install qemu-system-x86)"
-for tool in busybox dpkg gzip timeout; do
-    command -v "$tool" >/dev/null || die "$tool is not on PATH"
-done
-command -v modprobe >/dev/null && command -v depmod >/dev/null ||
-    die "modprobe and depmod are not on PATH (install kmod)"
-
-if [ -z "$jdk" ]; then
-    conf_dir=$(config_value RDIO_CONF_DIR)
-    [ -n "$conf_dir" ] || die "no --jdk given and no build/config.mk to find the JDK image in: run bash configure, or pass --jdk"
-    jdk=$conf_dir/images/jdk
-fi
-[ -x "$jdk/bin/java" ] || die "no JDK at $jdk (no bin/java): run make images, or pass --jdk"
-out=${out:-$RDIO_BUILD/rdma-guest}
-mkdir -p "$out" || die "cannot create $out"
-jdk=$(readlink -f "$jdk") out=$(readlink -f "$out")
-[ "$out" != / ] || die "--out / would share the whole host root read-write with the guest"
-
-tmp_paths=()
-guest_visible "$jdk" "the JDK"
+guest_host_inputs rdma-guest
 jtreg_tests=() test_root=
 bench=$bench_jar$after      # non-empty for a benchmark run
 if [ -n "$bench" ]; then
@@ -181,15 +140,7 @@ if [ -n "$after" ]; then
     after=$(readlink -f "$after")
     guest_visible "$after" "the --after script"
 fi
-# Netty's jars: for RdmaNetty (RDIO_NETTY_DIR in the tests' environment)
-# and the --after script of make bench-rdma
-netty_dir=$(config_value RDIO_NETTY_DIR)
-[ -n "$netty_dir" ] || netty_dir=$("$RDIO_TOP/make/scripts/maven-jars.sh" netty "$NETTY_ARTIFACTS")
-guest_visible "$netty_dir" "the Netty jars"
-# Helidon's jars: for RdmaHelidon (RDIO_HELIDON_DIR in the tests' environment)
-helidon_dir=$(config_value RDIO_HELIDON_DIR)
-[ -n "$helidon_dir" ] || helidon_dir=$("$RDIO_TOP/make/scripts/maven-jars.sh" helidon "$HELIDON_ARTIFACTS")
-guest_visible "$helidon_dir" "the Helidon jars"
+guest_jars
 
 guest_librdmacm
 

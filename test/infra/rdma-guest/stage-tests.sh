@@ -72,6 +72,9 @@ while read -r test; do set -- "$@" "$test"; done < /results/tests.list
 # collected from.  -Drdio.rdma.device names the RDMA device, which the
 # tests that need one require ("@requires rdio.rdma.device != null";
 # test/jdk/TEST.ROOT lists the property): elsewhere jtreg leaves them out.
+# In guest A of a pair, -Drdio.rdma.peer names guest B's address, which
+# the two-guest tests require in the same way, and RDIO_RDMA_AGENT_PORT
+# the port of B's control agent.
 run_jtreg() {
     timeout -s KILL "$TIMEOUT_TESTS" $in_host JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 \
         sh -c 'mkdir -p /tmp/jtreg-cwd && cd /tmp/jtreg-cwd && exec "$@"' sh \
@@ -82,6 +85,7 @@ run_jtreg() {
         -e:RDIO_RDMA_LIBRARY_RELEASE="$RDMA_RELEASE" -e:RDIO_RDMA_LIBRARY_DIR="$RDMA_DIR" \
         ${RDMA_PREFIX:+-e:LD_LIBRARY_PATH} -e:RDIO_NETTY_DIR="$NETTY_DIR" -e:RDIO_HELIDON_DIR="$HELIDON_DIR" \
         -javaoption:-Drdio.rdma.device=rxe0 \
+        ${PAIR_ROLE:+-javaoption:-Drdio.rdma.peer=$SERVER_ADDR -e:RDIO_RDMA_AGENT_PORT=$AGENT_PORT} \
         ${JAVA_OPTS:+"-javaoptions:$JAVA_OPTS"} "$@" > /results/jtreg.log 2>&1
 }
 # The crash logs of JVMs that died in this run, and the first one's frame.
