@@ -30,8 +30,9 @@
 #               watchdog (why).  The QEMU_ARGs name its network (default
 #               -nic none: the single guest has none)
 #   guest_qemu OUT CPUS MEMORY QEMU_ARG...
-#               runs QEMU (in the foreground: start it with &) as run_guest
-#               does, with OUT as its results share and console directory
+#               runs QEMU as run_guest does, with OUT as its results share
+#               and console directory, in place of the calling shell: call
+#               it with & only (the job's PID is then timeout's)
 #   stop_qemu [PID]
 #               stops QEMU of PID (default: run_guest's), TERM then KILL;
 #               the EXIT trap of run_guest stops it and each of other_qpids
@@ -59,7 +60,9 @@ stop_qemu() {   # [PID]
 guest_qemu() {   # OUT CPUS MEMORY QEMU_ARG...
     local dir=$1 cpus=$2 memory=$3
     shift 3
-    timeout -k 10 "$total" "$qemu" \
+    # exec: started with &, the job's process is timeout(1) itself, which
+    # stop_qemu signals (a subshell would die and leave QEMU running)
+    exec timeout -k 10 "$total" "$qemu" \
         -accel "$GUEST_ACCEL" -m "$memory" -smp "$cpus" \
         -nographic -monitor none -serial "file:$dir/console.log" -no-reboot "$@" \
         -kernel "$vmlinuz" -initrd "$initrd" \
