@@ -119,8 +119,8 @@ public final class PairLib {
     public static int startPeer(String mode, int port) throws IOException {
         String java = System.getProperty("test.jdk") + "/bin/java";
         String src = System.getProperty("test.src") + "/PairPeer.java";
-        String cmd = "host JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 " + java + " " + src + " " + mode + " "
-                + PEER.getHostAddress() + " " + port + " > /results/peer-" + port + ".log 2>&1 & echo $!";
+        String cmd = "spawn /results/peer-" + port + ".log JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 " + java + " "
+                + src + " " + mode + " " + PEER.getHostAddress() + " " + port;
         return Integer.parseInt(agentOk(cmd).trim());
     }
 
