@@ -119,6 +119,8 @@ public class PairVanish {
         for (Blocked b : List.of(kept.get(1), kept.get(2), plain.get(1), idleReader))
             RdmaTestLib.awaitWaiting(b.thread());
 
+        RdmaTestLib.log("queue pairs: " + run("rdma", "-d", "res", "show", "qp"));
+        RdmaTestLib.log("rxe0 counters: " + run("rdma", "stat", "show", "link", "rxe0/1"));
         RdmaTestLib.log("powering B off, " + written.get() + " bytes written");
         PairLib.agentFireAndForget("echo o > /proc/sysrq-trigger");
         long t0 = System.nanoTime();
@@ -143,6 +145,8 @@ public class PairVanish {
                 break;
             Thread.sleep(100);  // polling the threads' states
         }
+        RdmaTestLib.log("rxe0 counters: " + run("rdma", "stat", "show", "link", "rxe0/1"));
+        RdmaTestLib.log("queue pairs: " + run("rdma", "-d", "res", "show", "qp"));
         for (Blocked b : all) {
             if (!ended.containsKey(b))
                 RdmaTestLib.log(b.name() + " still blocked after " + (System.nanoTime() - t0) / 1_000_000 + " ms");
@@ -198,6 +202,15 @@ public class PairVanish {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> !before.contains(t) && t != Thread.currentThread())
                 .collect(Collectors.toSet());
+    }
+
+    // The output of a command of guest A (rdma(8) of iproute2, as a
+    // diagnostic: the queue pairs' states and rxe's retry counters).
+    static String run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor();
+        return out.strip();
     }
 
     static Blocked writer(String name, SocketChannel sc, boolean virtual, AtomicLong written) {
