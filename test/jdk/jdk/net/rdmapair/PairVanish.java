@@ -24,17 +24,15 @@
 /*
  * @test
  * @summary Two guests: guest B powered off at once (sysrq o: no FIN, no
- *          disconnect) while guest A has RDMA channels to a sink peer in B.
- *          A channel with a blocked read and a writer whose sends are in
- *          flight, and one with only a blocked read and SO_KEEPALIVE (its
- *          keepalive time lowered), each end with an IOException in both
- *          threads within the bound of the queue pair's retries; a third
- *          channel with only a blocked read and no keepalive stays blocked
- *          (nothing is sent, so nothing fails) until its close ends it.
- *          The failed channels close at once, the idle one within the
- *          retries' bound (its close drains), and no thread is left
- *          behind.  B
- *          is gone afterwards: this test runs last (names sort).
+ *          disconnect) while guest A has four RDMA channels to a sink peer
+ *          in B, with writers and blocked readers, with and without
+ *          SO_KEEPALIVE.  If rxe's transport gives up (retry_exceeded_err
+ *          grows), every thread with keepalive ends with an IOException
+ *          within the retries' bound; if it retries for ever, as Soft-RoCE
+ *          does with rsockets' retry_count 7, it retried and no call ended.
+ *          Either way every close returns within the bound, every blocked
+ *          thread then ends with an IOException, and no thread is left
+ *          behind.  B is gone afterwards: this test runs last (names sort).
  * @requires os.family == "linux"
  * @requires rdio.rdma.peer != null
  * @library /test/lib ../rdma
