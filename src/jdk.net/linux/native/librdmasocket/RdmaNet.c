@@ -38,11 +38,13 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -425,5 +427,19 @@ JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd)
 {
     (void) p_rclose(fd);
+}
+
+/* The calling thread's kernel id, for its /proc/self/task entry (RdmaDrainWatch). */
+JNIEXPORT jint JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_tid0(JNIEnv *env, jclass cl)
+{
+    return (jint) syscall(SYS_gettid);
+}
+
+/* The calling thread, for NativeThread.signal (RdmaDrainWatch). */
+JNIEXPORT jlong JNICALL
+Java_jdk_internal_net_rdma_RdmaNet_pthread0(JNIEnv *env, jclass cl)
+{
+    return (jlong) pthread_self();
 }
 

@@ -30,9 +30,11 @@
  *          grows), every thread with keepalive ends with an IOException
  *          within the retries' bound; if it retries for ever, as Soft-RoCE
  *          does with rsockets' retry_count 7, it retried and no call ended.
- *          Either way every close returns within the bound, every blocked
- *          thread then ends with an IOException, and no thread is left
- *          behind.  B is gone afterwards: this test runs last (names sort).
+ *          Either way every close returns within the transport's retry
+ *          budget (the JDK ends a drain that nothing acknowledges for that
+ *          long), every blocked thread then ends with an IOException, and
+ *          no thread is left behind.  B is gone afterwards: this test
+ *          runs last (names sort).
  * @requires os.family == "linux"
  * @requires rdio.rdma.peer != null
  * @library /test/lib ../rdma
@@ -69,6 +71,10 @@ public class PairVanish {
     // plus the keepalive interval for the channel that only reads.
     static final long FAIL_MILLIS = (long) (2 * (RETRY_COUNT + 1) * ACK_TIMEOUT_MAX * 1000) + KEEPALIVE_SECS * 1000;
     static final long CLOSE_MILLIS = 5_000;
+    // A drain that no completion ends lasts the transport's retry budget
+    // (8 tries of at most 2.15 s, RdmaDrainWatch.STALL_NANOS), sampled
+    // every 100 ms, and its rclose one more sample.
+    static final long CLOSE_BOUND_MILLIS = (long) ((RETRY_COUNT + 1) * ACK_TIMEOUT_MAX * 1000) + CLOSE_MILLIS;
     static final Path KEEPALIVE = Path.of("/proc/sys/net/ipv4/tcp_keepalive_time");
 
     record Blocked(String name, Thread thread, AtomicReference<Throwable> outcome) { }
@@ -81,7 +87,6 @@ public class PairVanish {
         try (SocketChannel sc = PairLib.connect(ECHO)) {
             PairLib.echo(sc, 1 << 20, false);
         }
-        Set<Thread> before = Thread.getAllStackTraces().keySet();
 
         // Four channels to the sink: two with a writer and a reader, two
         // with a reader only; one of each with SO_KEEPALIVE, set while
@@ -119,6 +124,9 @@ public class PairVanish {
 
         String countersBefore = run("rdma", "stat", "show", "link", "rxe0/1");
         RdmaTestLib.log("rxe0 counters: " + countersBefore);
+        // Every thread the JDK starts for these sockets, and the test's
+        // own, runs by now.
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
         RdmaTestLib.log("powering B off, " + written.get() + " bytes written");
         PairLib.agentFireAndForget("echo o > /proc/sysrq-trigger");
         long t0 = System.nanoTime();
@@ -169,11 +177,34 @@ public class PairVanish {
             // Nothing was ever sent on the idle channel, so nothing noticed.
             assertTrue(idleReader.thread().isAlive(), "the reader alone ended: " + idleReader.outcome().get());
         }
-        // Every close returns, a failed channel's at once; one still
-        // connected drains (rshutdown sends a disconnect and waits for its
-        // completion, design doc 4.1), which lasts the transport's retries.
-        for (SocketChannel sc : List.of(busyKept, idleKept, busy, idle))
-            close(sc.toString(), sc, FAIL_MILLIS + CLOSE_MILLIS);
+        // Every close returns, a failed channel's at once.  One still
+        // connected drains (rshutdown sends a disconnect and waits for every
+        // send to complete, design doc 4.1); against a transport that never
+        // gives up the JDK ends that wait once nothing was acknowledged for
+        // a transport's whole retry budget (RdmaDrainWatch).  The four close
+        // at once, as four threads of an application would.
+        List<Thread> closers = new ArrayList<>();
+        List<AtomicReference<Throwable>> closeFailures = new ArrayList<>();
+        List<SocketChannel> channels = List.of(busyKept, idleKept, busy, idle);
+        long c0 = System.nanoTime();
+        for (SocketChannel sc : channels) {
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            closeFailures.add(failure);
+            closers.add(PairLib.start("close", false, sc::close, failure));
+        }
+        for (int i = 0; i < channels.size(); i++) {
+            long left = CLOSE_BOUND_MILLIS - (System.nanoTime() - c0) / 1_000_000;
+            closers.get(i).join(Math.max(1, left));
+            long ms = (System.nanoTime() - c0) / 1_000_000;
+            Thread t = closers.get(i);
+            RdmaTestLib.log("close of " + channels.get(i) + (t.isAlive() ? " still running after " : " returned within ")
+                    + ms + " ms (bound " + CLOSE_BOUND_MILLIS + " ms)"
+                    + (closeFailures.get(i).get() != null ? ": " + closeFailures.get(i).get() : ""));
+            if (t.isAlive())
+                dumpThreads();
+            assertFalse(t.isAlive(), "close of " + channels.get(i) + " did not return within " + CLOSE_BOUND_MILLIS + " ms");
+            assertNull(closeFailures.get(i).get(), "close of " + channels.get(i) + " threw");
+        }
         for (Blocked b : all) {
             b.thread().join(CLOSE_MILLIS);
             assertFalse(b.thread().isAlive(), b.name() + " is still blocked after its channel's close");
@@ -181,7 +212,7 @@ public class PairVanish {
         }
 
         // No thread left behind: every thread that started since the
-        // warm-up ends, within the close bound.
+        // power-off ends, within the close bound.
         deadline = System.nanoTime() + CLOSE_MILLIS * 1_000_000;
         Set<Thread> extra;
         while (!(extra = newThreads(before)).isEmpty() && System.nanoTime() < deadline)
@@ -189,17 +220,14 @@ public class PairVanish {
         assertTrue(extra.isEmpty(), "threads left behind: " + extra);
     }
 
-    // Closes SC in a thread of its own, which must end within BOUND_MILLIS.
-    static void close(String name, SocketChannel sc, long boundMillis) throws Exception {
-        long c0 = System.nanoTime();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread t = PairLib.start("close", false, sc::close, failure);
-        t.join(boundMillis);
-        long ms = (System.nanoTime() - c0) / 1_000_000;
-        RdmaTestLib.log("close of " + name + (t.isAlive() ? " still running after " : " took ") + ms
-                + " ms (bound " + boundMillis + " ms)" + (failure.get() != null ? ": " + failure.get() : ""));
-        assertFalse(t.isAlive(), "close of " + name + " did not return within " + boundMillis + " ms");
-        assertNull(failure.get(), "close of " + name + " threw");
+    // Every thread's stack, for a close that did not return.
+    static void dumpThreads() {
+        Thread.getAllStackTraces().forEach((t, stack) -> {
+            StringBuilder sb = new StringBuilder("\"" + t.getName() + "\" " + t.getState());
+            for (StackTraceElement e : stack)
+                sb.append("\n    at ").append(e);
+            RdmaTestLib.log(sb.toString());
+        });
     }
 
     static long counter(String counters, String name) {
@@ -208,9 +236,15 @@ public class PairVanish {
         return Long.parseLong(m.group(1));
     }
 
+    // The threads started since BEFORE, but two pools of the JDK that grow
+    // and shrink on their own: the virtual-thread scheduler's carriers,
+    // added as virtual threads unblock, and the process reaper, which runs
+    // this test's rdma(8) commands.
     static Set<Thread> newThreads(Set<Thread> before) {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> !before.contains(t) && t != Thread.currentThread())
+                .filter(t -> t.getThreadGroup() == null || !t.getThreadGroup().getName().equals("CarrierThreads"))
+                .filter(t -> !t.getName().equals("process reaper"))
                 .collect(Collectors.toSet());
     }
 

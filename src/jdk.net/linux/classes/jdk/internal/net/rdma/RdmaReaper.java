@@ -58,8 +58,9 @@ import java.util.concurrent.locks.LockSupport;
  * retries run out).  Then the calls cannot wait for the peer, and the
  * reaper makes them.  It holds a socket whose peer neither reads, nor
  * disconnects, nor fails, for as long as that lasts: it never drops bytes
- * that the peer may still take, and it never signals a thread inside
- * librdmacm.
+ * that the peer may still take.  Once it makes the calls, they wait for
+ * the transport only, and RdmaDrainWatch bounds that wait as a transport's
+ * retries would.
  *
  * <p> The reaper is a daemon platform thread, started on first use; a
  * socket costs it one rpoll entry, whatever the number of sockets.

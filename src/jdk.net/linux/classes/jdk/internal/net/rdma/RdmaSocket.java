@@ -144,6 +144,13 @@ final class RdmaSocket {
     // closed: forgotten by the ops, its rclose made or left to the reaper
     private volatile boolean closed;
 
+    /**
+     * Whether a drain waited for the transport beyond its bound
+     * (RdmaDrainWatch): the rshutdown and rclose that follow are not
+     * waited on.
+     */
+    volatile boolean stalled;
+
     // whether rclose was made; guarded by callLock
     private boolean rclosed;
 
@@ -259,7 +266,18 @@ final class RdmaSocket {
         rclosed = true;
         ops.unwatch(this);
         ops.waits().drainEnds(this);
-        RdmaNet.close0(fd);
+        if (serviced) {
+            // a connected socket's rclose makes rshutdown's wait
+            RdmaDrainWatch w = ops.drainWatch();
+            RdmaDrainWatch.Call c = w.begin(this);
+            try {
+                RdmaNet.close0(fd);
+            } finally {
+                w.end(c);
+            }
+        } else {
+            RdmaNet.close0(fd);
+        }
         ops.room().released(this);
     }
 
@@ -396,7 +414,13 @@ final class RdmaSocket {
             ops.waits().drainBegins(this);
         }
         shut |= dirs;
-        RdmaNet.shutdown0(fd, how);
+        RdmaDrainWatch w = ops.drainWatch();
+        RdmaDrainWatch.Call c = w.begin(this);
+        try {
+            RdmaNet.shutdown0(fd, how);
+        } finally {
+            w.end(c);
+        }
     }
 
     /*

@@ -85,6 +85,10 @@ final class RdmaSocketOps extends SocketOps {
     // finishes the closes and shutdowns that could wait for the peer
     private volatile RdmaReaper reaper;
 
+    // bounds the waits of rshutdown and rclose for a transport that never
+    // acknowledges
+    private final RdmaDrainWatch drainWatch = new RdmaDrainWatch();
+
     // watches the connected sockets that librdmacm does not, where it does
     // not (RdmaNet.CONNECT_UNSERVED).  Made with the ops, so that its
     // eventfd is there before any socket is, or if that failed, on first use.
@@ -123,6 +127,10 @@ final class RdmaSocketOps extends SocketOps {
 
     RdmaServiceRoom room() {
         return room;
+    }
+
+    RdmaDrainWatch drainWatch() {
+        return drainWatch;
     }
 
     /*
