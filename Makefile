@@ -115,7 +115,8 @@ test-rdma: images
 # of B.  Not part of test-rdio yet.
 test-rdma-pair: images
 	@$(INFRA)/rdma-guest/rdma-pair.sh --jdk $(RDIO_CONF_DIR)/images/jdk \
-	    --jtreg $(RDIO_JTREG_HOME) --out $(BUILD)/rdma-pair --tests jdk/net/rdmapair
+	    --jtreg $(RDIO_JTREG_HOME) --out $(BUILD)/rdma-pair --tests jdk/net/rdmapair \
+	    $(if $(PAIR_JAVA_OPTS),--java-opts "$(PAIR_JAVA_OPTS)")
 
 # Upstream's socket and channel tests over transparent RDMA in the guest, then
 # (RDMA_CONFORMANCE_TCP=1) the same without the rules file; prints the pass

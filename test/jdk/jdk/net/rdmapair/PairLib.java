@@ -27,8 +27,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
 
@@ -117,10 +121,15 @@ public final class PairLib {
      * its output goes to B's results share.  Returns its process id in B.
      */
     public static int startPeer(String mode, int port) throws IOException {
+        return startPeer(mode, port, "");
+    }
+
+    /** As startPeer(mode, port), with JAVA_OPTIONS before the source file. */
+    public static int startPeer(String mode, int port, String javaOptions) throws IOException {
         String java = System.getProperty("test.jdk") + "/bin/java";
         String src = System.getProperty("test.src") + "/PairPeer.java";
         String cmd = "spawn /results/peer-" + port + ".log JAVA_TOOL_OPTIONS=-XX:TieredStopAtLevel=1 " + java + " "
-                + src + " " + mode + " " + PEER.getHostAddress() + " " + port;
+                + javaOptions + " " + src + " " + mode + " " + PEER.getHostAddress() + " " + port;
         return Integer.parseInt(agentOk(cmd).trim());
     }
 
@@ -162,6 +171,25 @@ public final class PairLib {
      * the seconds taken.  Any IOException is rethrown; wrong bytes fail.
      */
     public static double echo(SocketChannel sc, long bytes, boolean virtual) throws Exception {
+        return echo(sc, sc, bytes, virtual, new AtomicLong());
+    }
+
+    /** As echo(SocketChannel...), counting the bytes read back so far in PROGRESS. */
+    public static double echo(SocketChannel sc, long bytes, boolean virtual, AtomicLong progress) throws Exception {
+        return echo(sc, sc, bytes, virtual, progress);
+    }
+
+    /**
+     * As echo(SocketChannel...), through a classic RDMA Socket's streams;
+     * the channels of Channels.newChannel only copy.
+     */
+    public static double echo(Socket s, long bytes, boolean virtual, AtomicLong progress) throws Exception {
+        return echo(Channels.newChannel(s.getInputStream()), Channels.newChannel(s.getOutputStream()), bytes, virtual,
+                progress);
+    }
+
+    private static double echo(ReadableByteChannel in, WritableByteChannel out, long bytes, boolean virtual,
+                               AtomicLong progress) throws Exception {
         AtomicReference<Throwable> writerFailure = new AtomicReference<>();
         CRC32 sent = new CRC32();
         long t0 = System.nanoTime();
@@ -175,7 +203,7 @@ public final class PairLib {
                     for (int i = 0; i < n; i++) buf.put(pattern(off + i));
                     buf.flip();
                     sent.update(buf.duplicate());
-                    while (buf.hasRemaining()) sc.write(buf);
+                    while (buf.hasRemaining()) out.write(buf);
                     off += n;
                 }
             } catch (Throwable e) {
@@ -184,7 +212,7 @@ public final class PairLib {
         };
         Thread w = virtual ? Thread.ofVirtual().start(writer) : Thread.ofPlatform().start(writer);
         CRC32 received = new CRC32();
-        inThread(virtual, () -> readPattern(sc, bytes, received));
+        inThread(virtual, () -> readPattern(in, bytes, received, progress));
         w.join();
         if (writerFailure.get() != null) {
             if (writerFailure.get() instanceof IOException e) throw e;
@@ -218,14 +246,16 @@ public final class PairLib {
         if (e instanceof Error x) throw x;
     }
 
-    // Reads BYTES of the pattern from SC, each byte compared, into CRC.
-    private static void readPattern(SocketChannel sc, long bytes, CRC32 crc) throws IOException {
+    // Reads BYTES of the pattern from IN, each byte compared, into CRC;
+    // PROGRESS counts them.
+    private static void readPattern(ReadableByteChannel in, long bytes, CRC32 crc, AtomicLong progress)
+            throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(64 * 1024);
         long off = 0;
         while (off < bytes) {
             buf.clear();
             if (bytes - off < buf.capacity()) buf.limit((int) (bytes - off));
-            int n = sc.read(buf);
+            int n = in.read(buf);
             if (n < 0) throw new IOException("EOF after " + off + " of " + bytes + " bytes");
             buf.flip();
             crc.update(buf.duplicate());
@@ -235,6 +265,7 @@ public final class PairLib {
                     throw new AssertionError("wrong byte at offset " + (off + i) + ": " + b + ", not " + pattern(off + i));
             }
             off += n;
+            progress.set(off);
         }
     }
 }

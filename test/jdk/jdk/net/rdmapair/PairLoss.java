@@ -23,53 +23,91 @@
 
 /*
  * @test
- * @summary Two guests: with netem dropping 1% of guest B's packets on its
- *          link (both B's data and its acknowledgements of A's), an RDMA
- *          SocketChannel from guest A to an echo peer in B carries 64 MiB
- *          each way, every byte and the CRC32 of each direction compared,
- *          from platform and virtual threads.  Bytes arrive or the stream
- *          fails with an IOException; wrong bytes always fail the test.
+ * @summary Two guests: with netem dropping 1% (then 10%) of guest B's
+ *          packets on its link (both B's data and its acknowledgements of
+ *          A's), an RDMA SocketChannel and a classic RDMA Socket from guest
+ *          A to an echo peer in B each carry the same number of bytes each
+ *          way, every byte and the CRC32 of each direction compared, from
+ *          platform and virtual threads.  Bytes arrive or the stream fails
+ *          with an IOException; wrong bytes always fail the test.  The
+ *          sizes fit the default run; -Drdio.rdma.pairBytes=N sets every
+ *          case's (doc/testing.md).
  * @requires os.family == "linux"
  * @requires rdio.rdma.peer != null
  * @library /test/lib ../rdma
- * @run main/othervm/timeout=900 PairLoss
+ * @run main/othervm/timeout=900 PairLoss 1% 16384
+ * @run main/othervm/timeout=900 PairLoss 10% 256
  */
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.channels.SocketChannel;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jdk.net.Sockets;
 
 public class PairLoss {
-    static final long BYTES = Long.getLong("rdio.rdma.pairBytes", 64L << 20);
-    static final String LOSS = System.getProperty("rdio.rdma.pairLoss", "1%");
     static final int PORT = 7201;
 
     public static void main(String[] args) throws Exception {
+        String loss = args[0];
+        // LOSS, then each case's KiB each way
+        long bytes = Long.getLong("rdio.rdma.pairBytes", Long.parseLong(args[1]) << 10);
         int pid = PairLib.startPeer("echo", PORT);
         try {
             // the peer first, without loss, so that its start is not slowed
             PairLib.connect(PORT).close();
-            PairLib.agentOk("host tc qdisc add dev eth0 root netem loss " + LOSS);
+            PairLib.agentOk("host tc qdisc add dev eth0 root netem loss " + loss);
             RdmaTestLib.runCases(List.of(
-                    new RdmaTestLib.Case("echo under " + LOSS + " loss, platform threads", () -> echo(false)),
-                    new RdmaTestLib.Case("echo under " + LOSS + " loss, virtual threads", () -> echo(true))));
+                    new RdmaTestLib.Case("channel under " + loss + " loss, platform threads",
+                            () -> echoChannel(loss, bytes, false)),
+                    new RdmaTestLib.Case("channel under " + loss + " loss, virtual threads",
+                            () -> echoChannel(loss, bytes, true)),
+                    new RdmaTestLib.Case("classic socket under " + loss + " loss, platform threads",
+                            () -> echoSocket(loss, bytes, false)),
+                    new RdmaTestLib.Case("classic socket under " + loss + " loss, virtual threads",
+                            () -> echoSocket(loss, bytes, true))));
         } finally {
             PairLib.agent("host tc qdisc del dev eth0 root");
             PairLib.stopPeer(pid);
         }
     }
 
-    static void echo(boolean virtual) throws Exception {
+    static void echoChannel(String loss, long bytes, boolean virtual) throws Exception {
         try (SocketChannel sc = PairLib.connect(PORT)) {
-            double secs = PairLib.echo(sc, BYTES, virtual);
-            RdmaTestLib.log(String.format("%d MiB each way under %s loss in %.1f s: %.1f MB/s each way",
-                    BYTES >> 20, LOSS, secs, BYTES / secs / 1e6));
+            report("channel", loss, bytes, PairLib.echo(sc, bytes, virtual));
         } catch (IOException e) {
-            // allowed by the contract, but the transport's retries should
-            // carry 1%: report it as what it is
-            throw new AssertionError("the stream failed under " + LOSS + " loss (no wrong byte was read): " + e, e);
+            throw failed(loss, e);
         } finally {
-            RdmaTestLib.log("netem in B: " + PairLib.agent("host tc -s qdisc show dev eth0").output().strip());
+            netem();
         }
+    }
+
+    static void echoSocket(String loss, long bytes, boolean virtual) throws Exception {
+        try (Socket s = Sockets.openRdmaSocket()) {
+            s.connect(new InetSocketAddress(PairLib.PEER, PORT));
+            report("classic socket", loss, bytes, PairLib.echo(s, bytes, virtual, new AtomicLong()));
+        } catch (IOException e) {
+            throw failed(loss, e);
+        } finally {
+            netem();
+        }
+    }
+
+    static void report(String what, String loss, long bytes, double secs) {
+        RdmaTestLib.log(String.format("%s: %.1f MiB each way under %s loss in %.1f s: %.2f MB/s each way",
+                what, bytes / 1048576.0, loss, secs, bytes / secs / 1e6));
+    }
+
+    // Allowed by the contract, but the transport's retries should carry
+    // the loss: reported as what it is.
+    static AssertionError failed(String loss, IOException e) {
+        return new AssertionError("the stream failed under " + loss + " loss (no wrong byte was read): " + e, e);
+    }
+
+    static void netem() throws IOException {
+        RdmaTestLib.log("netem in B: " + PairLib.agent("host tc -s qdisc show dev eth0").output().strip());
     }
 }
