@@ -26,15 +26,18 @@
  * @summary Two guests: guest B powered off at once (sysrq o: no FIN, no
  *          disconnect) while guest A has four RDMA channels to a sink peer
  *          in B, with writers and blocked readers, with and without
- *          SO_KEEPALIVE.  If rxe's transport gives up (retry_exceeded_err
- *          grows), every thread with keepalive ends with an IOException
- *          within the retries' bound; if it retries for ever, as Soft-RoCE
- *          does with rsockets' retry_count 7, it retried and no call ended.
- *          Either way every close returns within the transport's retry
- *          budget (the JDK ends a drain that nothing acknowledges for that
- *          long), every blocked thread then ends with an IOException, and
- *          no thread is left behind.  B is gone afterwards: this test
- *          runs last (names sort).
+ *          SO_KEEPALIVE, and a fifth registered with an RDMA selector.  If
+ *          rxe's transport gives up (retry_exceeded_err grows), every
+ *          thread with keepalive ends with an IOException within the
+ *          retries' bound; if it retries for ever, as Soft-RoCE does with
+ *          rsockets' retry_count 7, it retried and no call ended.  Either
+ *          way every close returns within the transport's retry budget (the
+ *          JDK ends a drain that nothing acknowledges for that long);
+ *          meanwhile each closing channel answers as a closed one at once
+ *          and the selector goes on selecting its other channel; every
+ *          blocked thread then ends with an IOException, and no thread is
+ *          left behind.  B is gone afterwards: this test runs last (names
+ *          sort).
  * @requires os.family == "linux"
  * @requires rdio.rdma.peer != null
  * @library /test/lib ../rdma
@@ -42,8 +45,13 @@
  */
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +63,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+
+import jdk.net.Sockets;
 
 import static jdk.test.lib.Asserts.*;
 
@@ -71,6 +81,8 @@ public class PairVanish {
     // plus the keepalive interval for the channel that only reads.
     static final long FAIL_MILLIS = (long) (2 * (RETRY_COUNT + 1) * ACK_TIMEOUT_MAX * 1000) + KEEPALIVE_SECS * 1000;
     static final long CLOSE_MILLIS = 5_000;
+    // a byte through a connection within A, reported by the selector
+    static final long SELECT_MILLIS = 2_000;
     // A drain that no completion ends lasts the transport's retry budget
     // (8 tries of at most 2.15 s, RdmaDrainWatch.STALL_NANOS), sampled
     // every 100 ms, and its rclose one more sample.
@@ -104,6 +116,36 @@ public class PairVanish {
         } finally {
             Files.writeString(KEEPALIVE, saved);
         }
+        // A fifth, registered with an RDMA selector beside a connection
+        // within A, whose selecting thread reads that connection's bytes.
+        SocketChannel registered = PairLib.connect(SINK);
+        registered.configureBlocking(false);
+        ServerSocketChannel local = Sockets.openRdmaServerSocketChannel();
+        local.bind(new InetSocketAddress(((InetSocketAddress) registered.getLocalAddress()).getAddress(), 0));
+        SocketChannel localClient = Sockets.openRdmaSocketChannel();
+        localClient.connect(local.getLocalAddress());
+        SocketChannel localServer = local.accept();
+        localServer.configureBlocking(false);
+        Selector selector = Sockets.openRdmaSelector();
+        registered.register(selector, SelectionKey.OP_READ);
+        localServer.register(selector, SelectionKey.OP_READ);
+        AtomicLong localBytes = new AtomicLong();
+        AtomicReference<Throwable> selecting = new AtomicReference<>();
+        Thread selectorThread = PairLib.start("selector", false, () -> {
+            ByteBuffer buf = ByteBuffer.allocate(64);
+            while (selector.isOpen()) {
+                selector.select();
+                for (SelectionKey k : selector.selectedKeys()) {
+                    if (k.channel() == localServer) {
+                        buf.clear();
+                        int n = localServer.read(buf);
+                        if (n > 0) localBytes.addAndGet(n);
+                    }
+                }
+                selector.selectedKeys().clear();
+            }
+        }, selecting);
+
         AtomicLong written = new AtomicLong();
         List<Blocked> kept = List.of(
                 writer("writer, keepalive (virtual)", busyKept, true, written),
@@ -185,26 +227,63 @@ public class PairVanish {
         // at once, as four threads of an application would.
         List<Thread> closers = new ArrayList<>();
         List<AtomicReference<Throwable>> closeFailures = new ArrayList<>();
-        List<SocketChannel> channels = List.of(busyKept, idleKept, busy, idle);
+        List<SocketChannel> channels = List.of(busyKept, idleKept, busy, idle, registered);
+        List<String> names = List.of("busy, keepalive", "idle, keepalive", "busy", "idle", "registered with a selector");
         long c0 = System.nanoTime();
         for (SocketChannel sc : channels) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
             closeFailures.add(failure);
             closers.add(PairLib.start("close", false, sc::close, failure));
         }
+        // While the closes drain, no lock of theirs holds anything up: each
+        // channel answers as a closed one at once, and the selector goes on
+        // selecting its other channel (design doc 4.1; RdmaCloseDrain makes
+        // the same checks in one guest, against a drain it holds up).
+        long maxAnswer = 0, maxSelect = 0;
+        int pings = 0;
+        while (closers.stream().anyMatch(Thread::isAlive) && System.nanoTime() - c0 < CLOSE_BOUND_MILLIS * 1_000_000) {
+            for (SocketChannel sc : channels) {
+                long a0 = System.nanoTime();
+                assertFalse(sc.isOpen(), "a channel being closed is open");
+                assertThrows(ClosedChannelException.class, () -> sc.read(ByteBuffer.allocate(1)));
+                assertThrows(ClosedChannelException.class, () -> sc.getRemoteAddress());
+                maxAnswer = Math.max(maxAnswer, System.nanoTime() - a0);
+            }
+            long before0 = localBytes.get(), p0 = System.nanoTime();
+            localClient.write(ByteBuffer.wrap(new byte[1]));
+            while (localBytes.get() == before0) {
+                assertTrue(System.nanoTime() - p0 < SELECT_MILLIS * 1_000_000,
+                        "the selector did not report its other channel within " + SELECT_MILLIS + " ms");
+                Thread.sleep(1);    // polling a counter
+            }
+            maxSelect = Math.max(maxSelect, System.nanoTime() - p0);
+            pings++;
+            Thread.sleep(100);      // pacing the pings, not waiting for an event
+        }
+        RdmaTestLib.log(String.format("while the closes ran: %d pings through the selector, the slowest %.1f ms; "
+                + "the slowest answer of a closing channel %.1f ms", pings, maxSelect / 1e6, maxAnswer / 1e6));
+        assertTrue(pings > 0, "no close lasted long enough to check the selector");
         for (int i = 0; i < channels.size(); i++) {
             long left = CLOSE_BOUND_MILLIS - (System.nanoTime() - c0) / 1_000_000;
             closers.get(i).join(Math.max(1, left));
             long ms = (System.nanoTime() - c0) / 1_000_000;
             Thread t = closers.get(i);
-            RdmaTestLib.log("close of " + channels.get(i) + (t.isAlive() ? " still running after " : " returned within ")
+            RdmaTestLib.log("close of the channel " + names.get(i) + (t.isAlive() ? " still running after " : " returned within ")
                     + ms + " ms (bound " + CLOSE_BOUND_MILLIS + " ms)"
                     + (closeFailures.get(i).get() != null ? ": " + closeFailures.get(i).get() : ""));
             if (t.isAlive())
                 dumpThreads();
-            assertFalse(t.isAlive(), "close of " + channels.get(i) + " did not return within " + CLOSE_BOUND_MILLIS + " ms");
-            assertNull(closeFailures.get(i).get(), "close of " + channels.get(i) + " threw");
+            assertFalse(t.isAlive(), "close of the channel " + names.get(i) + " did not return within "
+                    + CLOSE_BOUND_MILLIS + " ms");
+            assertNull(closeFailures.get(i).get(), "close of the channel " + names.get(i) + " threw");
         }
+        selector.close();
+        selectorThread.join(CLOSE_MILLIS);
+        assertFalse(selectorThread.isAlive(), "the selecting thread did not end after the selector's close");
+        assertNull(selecting.get(), "the selecting thread failed");
+        localClient.close();
+        localServer.close();
+        local.close();
         for (Blocked b : all) {
             b.thread().join(CLOSE_MILLIS);
             assertFalse(b.thread().isAlive(), b.name() + " is still blocked after its channel's close");
