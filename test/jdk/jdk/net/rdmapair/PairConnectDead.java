@@ -33,8 +33,9 @@
  *          socket is closed; with a timeout, the Socket's connect ends with
  *          SocketTimeoutException; an interrupt ends a channel's connect
  *          with ClosedByInterruptException and a close from another thread
- *          ends it with AsynchronousCloseException (SocketException for the
- *          Socket), each within 2 s; no thread is left behind.
+ *          ends it with AsynchronousCloseException (the Socket's with the
+ *          exception a TCP channel's socket adaptor throws then), each
+ *          within 2 s; no thread is left behind.
  * @requires os.family == "linux"
  * @requires rdio.rdma.peer != null
  * @library /test/lib ../rdma
@@ -44,6 +45,7 @@
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -155,6 +157,12 @@ public class PairConnectDead {
                     assertThrows(IOException.class, () -> sc.connect(refusing));
                 }
             });
+            // and a connect to the dead address, closed while it waits,
+            // starts the poller of connects
+            Attempt a = channel("warm-up", virtual);
+            RdmaTestLib.awaitWaiting(a.thread());   // blocked in the connect
+            a.target().close();
+            a.thread().join();
         }
         Set<Thread> before = Thread.getAllStackTraces().keySet();
         RdmaTestLib.log("connecting to " + DEAD + ", which no machine answers");
@@ -199,7 +207,12 @@ public class PairConnectDead {
         }
 
         // 4. A close from another thread of a channel or Socket whose
-        // connect is blocked.
+        // connect is blocked.  An RDMA Socket is the adaptor of an RDMA
+        // channel (RdmaSockets.openSocket), so it must end as the adaptor
+        // of a TCP channel does, whatever the Socket of new Socket() does:
+        // both measured here.
+        Throwable tcpAdaptor = tcpClosed("TCP channel's socket closed, virtual", () -> SocketChannel.open().socket());
+        Throwable tcpSocketImpl = tcpClosed("TCP socket closed, virtual", Socket::new);
         List<Attempt> closing = new ArrayList<>();
         for (boolean virtual : new boolean[] {false, true}) {
             String kind = virtual ? "virtual" : "platform";
@@ -217,10 +230,15 @@ public class PairConnectDead {
                     + " ms after the close began");
             assertTrue(closeMs <= AT_ONCE_MILLIS, a.name() + ": the close took " + closeMs + " ms");
             assertFalse(a.thread().isAlive(), a.name() + ": still blocked " + AT_ONCE_MILLIS + " ms after the close");
-            Class<?> expected = a.target() instanceof SocketChannel
-                    ? AsynchronousCloseException.class : SocketException.class;
-            assertTrue(expected.isInstance(a.outcome().get()), a.name() + " ended with " + a.outcome().get()
-                    + ", not " + expected.getName());
+            if (a.target() instanceof SocketChannel) {
+                assertTrue(a.outcome().get() instanceof AsynchronousCloseException, a.name() + " ended with "
+                        + a.outcome().get() + ", not an AsynchronousCloseException");
+            } else {
+                assertTrue(a.outcome().get() != null && a.outcome().get().getClass() == tcpAdaptor.getClass(),
+                        a.name() + " ended with " + a.outcome().get() + ", not as a TCP channel's socket ("
+                        + tcpAdaptor + "; new Socket(): " + tcpSocketImpl + ")");
+            }
+            assertTrue(closed(a.target()), a.name() + ": not closed");
         }
 
         // 1, continued: every connect left alone ends within the bound.
@@ -258,6 +276,33 @@ public class PairConnectDead {
         while (!(extra = newThreads(before)).isEmpty() && System.nanoTime() < deadline)
             Thread.sleep(50);   // polling the thread list
         assertTrue(extra.isEmpty(), "threads left behind: " + extra);
+    }
+
+    /**
+     * Closes a TCP Socket whose connect to the dead address waits, in a
+     * virtual thread, and returns what the connect threw.  TCP's connect
+     * also ends when ARP gives up (NoRouteToHostException), which may come
+     * first: then it tries again, up to 5 times.
+     */
+    static Throwable tcpClosed(String name, SocketOpener open) throws Exception {
+        for (int i = 0; i < 5; i++) {
+            Socket s = open.open();
+            Attempt a = attempt(name, true, s, () -> s.connect(DEAD));
+            RdmaTestLib.awaitWaiting(a.thread());   // blocked in the connect
+            long t0 = System.nanoTime();
+            s.close();
+            a.thread().join(AT_ONCE_MILLIS);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            RdmaTestLib.log(a.describe() + "; ended " + ms + " ms after the close began");
+            assertFalse(a.thread().isAlive(), a.name() + ": still blocked " + AT_ONCE_MILLIS + " ms after the close");
+            if (!(a.outcome().get() instanceof NoRouteToHostException))
+                return a.outcome().get();
+        }
+        throw new AssertionError("ARP gave up before each close of a TCP socket");
+    }
+
+    interface SocketOpener {
+        Socket open() throws IOException;
     }
 
     static Set<Thread> newThreads(Set<Thread> before) {

@@ -112,6 +112,15 @@ public class PairPeerKilled {
                     assertEquals(sel.selectNow(), 0, "the sink wrote");
                 }
             });
+            // and a read that waits (the sink never writes), ended by a
+            // close, starts the poller of the kind of thread
+            SocketChannel sc = PairLib.connect(SINK);
+            AtomicReference<Throwable> outcome = new AtomicReference<>();
+            Thread t = PairLib.start("warm-up reader", virtual, () -> sc.read(ByteBuffer.allocate(1)), outcome);
+            RdmaTestLib.awaitWaiting(t);    // blocked in the read
+            sc.close();
+            t.join();
+            assertTrue(outcome.get() instanceof IOException, "the warm-up's read ended with " + outcome.get());
         }
         Set<Thread> before = Thread.getAllStackTraces().keySet();
 
