@@ -58,8 +58,8 @@ declare -A stage_timeout=(
 )
 
 jdk='' jtreg_home='' out='' tests=() java_opts='' librdmacm='' jtreg_mode=-agentvm
-# guest_job's benchmark fields: none in a pair run
-bench_jar='' after='' after_env=() bench_args=()
+# guest_job's and guest_report's benchmark fields: none in a pair run
+bench_jar='' after='' after_env=() bench_args=() bench=''
 while [ $# -gt 0 ]; do
     guest_option "$@"
     [ "$shift_by" -gt 0 ] || die "unknown argument $1 (usage: rdma-pair.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--librdmacm RELEASE] [--out DIR])"
