@@ -162,7 +162,8 @@ public class PairConnectDead {
             Attempt a = channel("warm-up", virtual);
             RdmaTestLib.awaitWaiting(a.thread());   // blocked in the connect
             a.target().close();
-            a.thread().join();
+            a.thread().join(AT_ONCE_MILLIS);
+            assertFalse(a.thread().isAlive(), "the warm-up's connect still blocked after its close");
         }
         Set<Thread> before = Thread.getAllStackTraces().keySet();
         RdmaTestLib.log("connecting to " + DEAD + ", which no machine answers");

@@ -119,7 +119,8 @@ public class PairPeerKilled {
             Thread t = PairLib.start("warm-up reader", virtual, () -> sc.read(ByteBuffer.allocate(1)), outcome);
             RdmaTestLib.awaitWaiting(t);    // blocked in the read
             sc.close();
-            t.join();
+            t.join(CLOSE_MILLIS);
+            assertFalse(t.isAlive(), "the warm-up's read still blocked after its close");
             assertTrue(outcome.get() instanceof IOException, "the warm-up's read ended with " + outcome.get());
         }
         Set<Thread> before = Thread.getAllStackTraces().keySet();
