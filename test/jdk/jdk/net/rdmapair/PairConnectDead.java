@@ -55,7 +55,6 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -270,8 +269,9 @@ public class PairConnectDead {
 
         // No thread left behind: every thread that started since the
         // warm-up ends, within the close bound.  The virtual threads'
-        // carriers (ForkJoinWorkerThread) are the scheduler's, kept for its
-        // keep-alive time whoever used them, and are not counted.
+        // scheduler's own threads (group CarrierThreads: its carriers, kept
+        // for its keep-alive time, and its delay scheduler, started by the
+        // first timed park) are not counted: they serve whoever uses them.
         long deadline = System.nanoTime() + AT_ONCE_MILLIS * 1_000_000;
         Set<Thread> extra;
         while (!(extra = newThreads(before)).isEmpty() && System.nanoTime() < deadline)
@@ -309,7 +309,7 @@ public class PairConnectDead {
     static Set<Thread> newThreads(Set<Thread> before) {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> !before.contains(t) && t != Thread.currentThread()
-                        && !(t instanceof ForkJoinWorkerThread))
+                        && !(t.getThreadGroup() != null && t.getThreadGroup().getName().equals("CarrierThreads")))
                 .collect(Collectors.toSet());
     }
 }

@@ -52,7 +52,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -220,9 +219,10 @@ public class PairPeerKilled {
         close("the socket", sock);
 
         // No thread left behind: every thread that started since the
-        // warm-up ends.  The virtual threads' carriers (ForkJoinWorkerThread)
-        // are the scheduler's, kept for its keep-alive time whoever used
-        // them, and are not counted.
+        // warm-up ends.  The virtual threads' scheduler's own threads (group
+        // CarrierThreads: its carriers, kept for its keep-alive time, and its
+        // delay scheduler, started by the first timed park) are not counted:
+        // they serve whoever uses them.
         deadline = System.nanoTime() + THREADS_MILLIS * 1_000_000;
         Set<Thread> extra;
         while (!(extra = newThreads(before)).isEmpty() && System.nanoTime() < deadline)
@@ -255,7 +255,7 @@ public class PairPeerKilled {
     static Set<Thread> newThreads(Set<Thread> before) {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> !before.contains(t) && t != Thread.currentThread()
-                        && !(t instanceof ForkJoinWorkerThread))
+                        && !(t.getThreadGroup() != null && t.getThreadGroup().getName().equals("CarrierThreads")))
                 .collect(Collectors.toSet());
     }
 }
