@@ -45,37 +45,78 @@
 #
 #   rdma-guest.sh --jdk JDK --after test/infra/bench/bench-rdma-c.sh \
 #       --after-env PINGPONG_MODES=block,iowrite --after-env PINGPONG_SIZES=1048576,4194304 --out DIR
+#
+# In guest A of a pair (rdma-pair.sh --after; bench-rdma-pingpong.sh
+# --pair), the servers run in guest B, started through its agent, and
+# the client in A connects to them across the link.
 set -u
 reps=${PINGPONG_REPS:-5}
 first=${PINGPONG_FIRST:-1}
 IFS=, read -r -a modes <<< "${PINGPONG_MODES:-block,spin,poll,tcp}"
 IFS=, read -r -a sizes <<< "${PINGPONG_SIZES:-64,1024,32768,1048576}"
 here=$(cd "$(dirname "$0")" && pwd)
-src=$here/../../micro/org/openjdk/bench/jdk/net/rsocket_pingpong.c
+# shellcheck source=pair-agent.sh
+. "$here/pair-agent.sh"
+src=$(cd "$here/../../micro/org/openjdk/bench/jdk/net" && pwd)/rsocket_pingpong.c
 bin=/tmp/rsocket_pingpong
-[ -x "$bin" ] && [ "$bin" -nt "$src" ] || gcc -O2 -o "$bin" "$src" -lrdmacm || exit 1
+build="gcc -O2 -o $bin $src -lrdmacm"
+[ -x "$bin" ] && [ "$bin" -nt "$src" ] || $build || exit 1
+if in_pair; then
+    out=$(agent "host test -x $bin || host $build") || { echo "cannot build $bin in guest B: $out"; exit 1; }
+fi
 res=$OUT/pingpong.txt
 [ "$first" != 1 ] || : > "$res"
 port=$((19000 + 100 * first))
+
+# The server, here or in guest B: serve ARGS... starts it (its process
+# id in server), server_signal SIGNAL signals it (0: is it alive?; in B,
+# an orphan that ended may linger as a zombie until init reaps it).
+serve() {
+    if in_pair; then
+        server=$(agent spawn /results/pingpong-server.log "$bin" -s "$SERVER_ADDR" "$@") ||
+            { echo "cannot start the server in guest B: $server"; exit 1; }
+    else
+        "$bin" -s "$SERVER_ADDR" "$@" > /tmp/pingpong.server 2>&1 &
+        server=$!
+    fi
+}
+server_signal() {
+    if ! in_pair; then
+        kill "-$1" "$server" 2>/dev/null
+    elif [ "$1" = 0 ]; then
+        agent "grep -q '^State:.*[^Z] (' /proc/$server/status" > /dev/null 2>&1
+    else
+        agent kill "-$1" "$server" > /dev/null 2>&1
+    fi
+}
 
 pair() {   # ROUNDS SIZE ARGS...
     local rounds=$1 size=$2 server tries=0 line
     shift 2
     port=$((port + 1))
-    "$bin" -s "$SERVER_ADDR" -p "$port" -S "$size" "$@" > /tmp/pingpong.server 2>&1 &
-    server=$!
+    serve -p "$port" -S "$size" "$@"
     # the server listens a moment after it starts: retry the connect
     until line=$(timeout 120 "$bin" -c "$SERVER_ADDR" -p "$port" -S "$size" -n "$rounds" \
                      -w $((rounds / 10)) "$@" 2> /tmp/pingpong.err); do
         tries=$((tries + 1))
-        if [ "$tries" -ge 30 ] || ! kill -0 "$server" 2>/dev/null; then
+        if [ "$tries" -ge 30 ] || ! server_signal 0; then
             echo "the client failed ($* size $size): $(cat /tmp/pingpong.err)"
-            kill -9 "$server" 2>/dev/null
+            server_signal 9
             exit 1
         fi
         sleep 0.2
     done
-    wait "$server"
+    # the server ends with the client's connection
+    if in_pair; then
+        tries=0
+        while server_signal 0; do
+            tries=$((tries + 1))
+            [ "$tries" -lt 300 ] || { echo "the server in guest B did not end ($* size $size)"; exit 1; }
+            sleep 0.2
+        done
+    else
+        wait "$server"
+    fi
     echo "$line $*" | tee -a "$res"
 }
 

@@ -22,13 +22,16 @@
 # The inputs of a guest run, for rdma-guest.sh and rdma-pair.sh (which
 # source this file).
 #
-#   guest_option ARG...      parses the option at ARG that every test run
+#   guest_option ARG...      parses the option at ARG that every guest run
 #                            takes (--jdk, --jtreg, --out, --tests,
-#                            --java-opts, --librdmacm); sets shift_by, the
-#                            words it took (0: not one of them)
+#                            --java-opts, --librdmacm, --after,
+#                            --after-env); sets shift_by, the words it
+#                            took (0: not one of them)
 #   guest_host_inputs DEFAULT_OUT
 #                            checks the tools; sets jdk, out (absolute) and
 #                            tmp_paths (with the JDK's)
+#   guest_after              makes --after's script, if any, absolute and
+#                            visible to the guest
 #   guest_jars               sets netty_dir and helidon_dir, the tests' jars
 #   guest_visible PATH WHAT  adds the entry under /tmp that holds PATH to
 #                            tmp_paths, or fails if the guest cannot see PATH
@@ -66,6 +69,11 @@ guest_option() {   # ARG...
         --out) out=${2:?--out needs a directory} ;;
         --java-opts) java_opts=${2?--java-opts needs options} ;;   # jtreg's -javaoptions
         --librdmacm) librdmacm=${2:?--librdmacm needs a release, such as ${GUEST_RDMA_CORE_VERSION%-*}} ;;
+        --after) after=${2:?--after needs a script} ;;
+        --after-env)
+            [[ ${2:-} =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9.,:_=+-]*$ ]] ||
+                die "--after-env ${2:-}: not NAME=VALUE (VALUE of letters, digits and .,:_=+-)"
+            after_env+=("$2") ;;
         --tests)
             shift_by=1
             shift
@@ -100,6 +108,13 @@ guest_host_inputs() {   # DEFAULT_OUT
 
     tmp_paths=()
     guest_visible "$jdk" "the JDK"
+}
+
+guest_after() {
+    [ -n "$after" ] || return 0
+    [ -f "$after" ] || die "no script $after"
+    after=$(readlink -f "$after")
+    guest_visible "$after" "the --after script"
 }
 
 # The jars of the tests' frameworks, from configure's cache.

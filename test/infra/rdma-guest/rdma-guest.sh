@@ -107,11 +107,6 @@ while [ $# -gt 0 ]; do
     if [ "$shift_by" -gt 0 ]; then shift "$shift_by"; continue; fi
     case $1 in
         --bench) bench_jar=${2:?--bench needs a JMH jar}; shift 2 ;;
-        --after) after=${2:?--after needs a script}; shift 2 ;;
-        --after-env)
-            [[ ${2:-} =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9.,:_=+-]*$ ]] ||
-                die "--after-env ${2:-}: not NAME=VALUE (VALUE of letters, digits and .,:_=+-)"
-            after_env+=("$2"); shift 2 ;;
         --othervm) jtreg_mode=-othervm; shift ;;   # a JVM per test, no agent
         --kernel)   # PACKAGE=VERSION@SUITE: another Debian kernel than the conf's
             k=${2:?--kernel needs PACKAGE=VERSION@SUITE}; shift 2
@@ -135,11 +130,7 @@ if [ -n "$bench_jar" ]; then
     bench_jar=$(readlink -f "$bench_jar")
     guest_visible "$bench_jar" "the JMH jar"
 fi
-if [ -n "$after" ]; then
-    [ -f "$after" ] || die "no script $after"
-    after=$(readlink -f "$after")
-    guest_visible "$after" "the --after script"
-fi
+guest_after
 guest_jars
 
 guest_librdmacm

@@ -27,6 +27,7 @@
 #
 #   rdma-pair.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...]
 #                [--java-opts OPTIONS] [--librdmacm RELEASE] [--out DIR]
+#   rdma-pair.sh [--jdk JDK_HOME] --after SCRIPT [--after-env NAME=VALUE...] [--out DIR]
 #
 # The guests are those of rdma-guest.sh (its kernel, initramfs, init and
 # parts, and its rdma-guest.conf), with 1 vCPU each (PAIR_CPUS), so that
@@ -39,7 +40,12 @@
 # B) into --out/a/rstream-baseline.txt, and runs jtreg on the tests
 # (default: jdk/net/rdmapair), which require -Drdio.rdma.peer (B's address)
 # and drive B through the agent: peer programs, netem loss, the link down,
-# a power-off.  doc/testing.md, "Two guests", describes them.
+# a power-off.  doc/testing.md, "Two guests", describes them.  With
+# --after, A runs SCRIPT instead of jtreg, as rdma-guest.sh --after does
+# (its output in --out/a/after.log), with PAIR_PEER (B's address, also
+# SERVER_ADDR) and AGENT_PORT in its environment besides, so that it can
+# start servers in B through the agent (test/infra/bench/pair-agent.sh);
+# its stage may take PAIR_TIMEOUT_BENCH.
 #
 # --out (default build/rdma-pair) holds a/ and b/, each guest's results
 # share (status, console.log, and A's JTreport).  The stages are reported
@@ -58,19 +64,28 @@ declare -A stage_timeout=(
 )
 
 jdk='' jtreg_home='' out='' tests=() java_opts='' librdmacm='' jtreg_mode=-agentvm
-# guest_job's and guest_report's benchmark fields: none in a pair run
-bench_jar='' after='' after_env=() bench_args=() bench=''
+# guest_job's benchmark fields: no JMH jar in a pair run, perhaps --after;
+# guest_report's bench is set below
+bench_jar='' after='' after_env=() bench_args=()
 while [ $# -gt 0 ]; do
     guest_option "$@"
-    [ "$shift_by" -gt 0 ] || die "unknown argument $1 (usage: rdma-pair.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--librdmacm RELEASE] [--out DIR])"
+    [ "$shift_by" -gt 0 ] || die "unknown argument $1 (usage: rdma-pair.sh [--jdk JDK_HOME] [--jtreg JTREG_HOME] [--tests DIR_OR_FILE...] [--java-opts OPTIONS] [--librdmacm RELEASE] [--out DIR], or [--after SCRIPT] [--after-env NAME=VALUE...])"
     shift "$shift_by"
 done
 
 guest_host_inputs rdma-pair
+guest_after
 guest_jars
 guest_librdmacm
-[ "${#tests[@]}" -gt 0 ] || tests=(jdk/net/rdmapair)
-guest_tests
+jtreg_tests=() test_root=
+bench=$after      # non-empty for a benchmark run
+if [ -n "$bench" ]; then
+    [ "${#tests[@]}" = 0 ] || die "--after and --tests exclude each other"
+    stage_timeout[tests]=$PAIR_TIMEOUT_BENCH
+else
+    [ "${#tests[@]}" -gt 0 ] || tests=(jdk/net/rdmapair)
+    guest_tests
+fi
 
 guest_kernel
 IFS=, read -ra wanted <<< "$GUEST_MODULES,$PAIR_MODULES"
@@ -100,7 +115,7 @@ for role in a b; do
         echo "PAIR_PEER=$peer"
         echo "AGENT_PORT=$PAIR_AGENT_PORT"
         echo "TIMEOUT_PEER=$PAIR_TIMEOUT_PEER"
-        echo "TIMEOUT_TESTS=$PAIR_TIMEOUT_TESTS"
+        echo "TIMEOUT_TESTS=${stage_timeout[tests]}"
     } >> "$out/job.env"
 done
 
@@ -124,7 +139,7 @@ mapfile -t link_a < <(link "$port_a" "$port_b" 52:54:00:77:01:01)
 mapfile -t link_b < <(link "$port_b" "$port_a" 52:54:00:77:01:02)
 
 note "booting guests A ($PAIR_A_ADDR) and B ($PAIR_B_ADDR): kernel $kver, $GUEST_ACCEL, $PAIR_CPUS CPU each, link on UDP 127.0.0.1:$port_a-$port_b; at most $total s"
-note "JDK $jdk, tests ${jtreg_tests[*]}, results in $top_out"
+note "JDK $jdk, ${after:+after $after}${jtreg_tests[*]:+tests ${jtreg_tests[*]}}, results in $top_out"
 GUEST_CPUS=$PAIR_CPUS GUEST_MEMORY=$PAIR_MEMORY_A
 # shellcheck disable=SC2086 # link_b holds whole words
 guest_qemu "$top_out/b" "$PAIR_CPUS" "$PAIR_MEMORY_B" ${link_b[*]} &

@@ -49,6 +49,7 @@ if [ -n "$BENCH_JAR" ] || [ -n "$BENCH_AFTER" ]; then
     if [ -n "$BENCH_AFTER" ]; then
         timeout -s KILL "$TIMEOUT_TESTS" $in_host JAVA_TOOL_OPTIONS=-XX:-TieredCompilation \
             JDK="$JDK" SERVER_ADDR="$SERVER_ADDR" NETTY_DIR="$NETTY_DIR" OUT="$SHARE" $AFTER_ENV \
+            ${PAIR_ROLE:+PAIR_PEER=$PAIR_PEER AGENT_PORT=$AGENT_PORT} \
             sh -c 'cd /tmp && exec bash "$@"' sh "$BENCH_AFTER" > /results/after.log 2>&1
         rc=$?
         [ "$rc" = 0 ] || fail tests "$t" "$BENCH_AFTER failed (exit status $rc): $(tail -n1 /results/after.log | oneline)"

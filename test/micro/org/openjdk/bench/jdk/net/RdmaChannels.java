@@ -77,6 +77,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * over rsockets and over TCP (its "-T s"), from the same guest boot
  * (test/infra/bench/bench-rdma.sh).
  *
+ * <p> Across two machines, -Drdio.rdma.remote=HOST:PORT makes
+ * {@code pingPong} and {@code stream} connect to the echo server of
+ * {@link #main} there (RDMA to PORT, TCP to PORT + 1) instead of a server
+ * thread of their own (make bench-rdma-pingpong-pair runs it in the other
+ * guest of a pair).
+ *
  * <p> -Drdio.rdma.inline=N sets RDMA_INLINE on both ends of the channels'
  * connections, and -Drdio.rdma.heapBuffers=true makes the client's buffers
  * of {@code pingPong} and {@code stream} heap buffers, which NIO copies
@@ -104,7 +110,9 @@ public class RdmaChannels {
 
         /**
          * Connects a client of the transport ("rdma" or "tcp") to a server
-         * thread that reads n bytes at a time and, if echo, writes them back.
+         * thread that reads n bytes at a time and, if echo, writes them back;
+         * with rdio.rdma.remote, to such a thread of main's on the remote
+         * machine.
          */
         void open(String transport, int n, boolean echo) throws IOException {
             boolean rdma = switch (transport) {
@@ -112,13 +120,25 @@ public class RdmaChannels {
                 case "tcp" -> false;
                 default -> throw new IllegalArgumentException("transport " + transport);
             };
-            listener = rdma ? Sockets.openRdmaServerSocketChannel() : ServerSocketChannel.open();
             client = rdma ? Sockets.openRdmaSocketChannel() : SocketChannel.open();
             Integer inline = Integer.getInteger("rdio.rdma.inline");
-            if (rdma && inline != null) {
-                listener.setOption(RdmaSocketOptions.RDMA_INLINE, inline);
+            if (rdma && inline != null)
                 client.setOption(RdmaSocketOptions.RDMA_INLINE, inline);
+            boolean heap = Boolean.getBoolean("rdio.rdma.heapBuffers");
+            out = heap ? ByteBuffer.allocate(n) : ByteBuffer.allocateDirect(n);
+            in = heap ? ByteBuffer.allocate(n) : ByteBuffer.allocateDirect(n);
+            String remote = System.getProperty("rdio.rdma.remote");
+            if (remote != null) {
+                // the server of main: its port by transport, then the header
+                int colon = remote.lastIndexOf(':');
+                int port = Integer.parseInt(remote.substring(colon + 1)) + (rdma ? 0 : 1);
+                client.connect(new InetSocketAddress(remote.substring(0, colon), port));
+                writeFully(client, ByteBuffer.allocate(5).putInt(n).put((byte) (echo ? 1 : 0)).flip());
+                return;
             }
+            listener = rdma ? Sockets.openRdmaServerSocketChannel() : ServerSocketChannel.open();
+            if (rdma && inline != null)
+                listener.setOption(RdmaSocketOptions.RDMA_INLINE, inline);
             listener.bind(new InetSocketAddress(serverAddress(), 0));
             client.connect(listener.getLocalAddress());
             SocketChannel peer = listener.accept();
@@ -132,22 +152,8 @@ public class RdmaChannels {
                     throw new IOException("RDMA_INLINE " + inline + " gave the client " + mine
                             + " and the accepted socket " + theirs);
             }
-            server = new Thread(() -> {
-                ByteBuffer b = ByteBuffer.allocateDirect(n);
-                try (peer) {
-                    while (readFully(peer, b.clear())) {
-                        if (echo)
-                            writeFully(peer, b.flip());
-                    }
-                } catch (IOException e) {
-                    // the client closed: the trial is over
-                }
-            }, "server");
-            server.setDaemon(true);
+            server = serverThread(peer, n, echo);
             server.start();
-            boolean heap = Boolean.getBoolean("rdio.rdma.heapBuffers");
-            out = heap ? ByteBuffer.allocate(n) : ByteBuffer.allocateDirect(n);
-            in = heap ? ByteBuffer.allocate(n) : ByteBuffer.allocateDirect(n);
         }
 
         @TearDown(Level.Trial)
@@ -231,6 +237,59 @@ public class RdmaChannels {
         @TearDown(Level.Trial)
         public void close() throws Exception {
             closeTrial(client, server, listener);
+        }
+    }
+
+    /**
+     * A daemon thread that reads n bytes at a time from peer and, if echo,
+     * writes them back, until the client closes.
+     */
+    static Thread serverThread(SocketChannel peer, int n, boolean echo) {
+        Thread server = new Thread(() -> {
+            ByteBuffer b = ByteBuffer.allocateDirect(n);
+            try (peer) {
+                while (readFully(peer, b.clear())) {
+                    if (echo)
+                        writeFully(peer, b.flip());
+                }
+            } catch (IOException e) {
+                // the client closed: the trial is over
+            }
+        }, "server");
+        server.setDaemon(true);
+        return server;
+    }
+
+    /**
+     * The echo server of rdio.rdma.remote, for a client on another
+     * machine: serves RDMA on ADDR:PORT and TCP on ADDR:(PORT + 1) until
+     * killed, each connection in a thread of serverThread.  A client first
+     * sends its message size (an int) and whether to echo (a byte).
+     *
+     *   java -cp benchmarks.jar org.openjdk.bench.jdk.net.RdmaChannels ADDR PORT
+     */
+    public static void main(String[] args) throws IOException {
+        InetAddress addr = InetAddress.getByName(args[0]);
+        int port = Integer.parseInt(args[1]);
+        for (boolean rdma : new boolean[] {true, false}) {
+            ServerSocketChannel listener = rdma ? Sockets.openRdmaServerSocketChannel() : ServerSocketChannel.open();
+            listener.bind(new InetSocketAddress(addr, rdma ? port : port + 1));
+            new Thread(() -> {
+                try {
+                    for (;;) {
+                        SocketChannel peer = listener.accept();
+                        ByteBuffer header = ByteBuffer.allocate(5);
+                        if (readFully(peer, header))
+                            serverThread(peer, header.flip().getInt(), header.get() != 0).start();
+                        else
+                            peer.close();
+                    }
+                } catch (IOException e) {
+                    e.printStackTrace();
+                    System.exit(1);
+                }
+            }, rdma ? "rdma-acceptor" : "tcp-acceptor").start();
+            System.out.println("serving " + (rdma ? "RDMA" : "TCP") + " on " + listener.getLocalAddress());
         }
     }
 
