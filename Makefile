@@ -37,6 +37,7 @@
 #   make bench-directio-ab  one direct I/O case, fork vs JDK 25, alternating rounds
 #   make bench-rdma     the RDMA benchmark in the Soft-RoCE guest: Java vs rstream, RDMA vs TCP
 #   make bench-rdma-pingpong  Java's ping-pong against a C client, alternating, 5 repetitions, percentiles
+#   make bench-rdma-pingpong-pair  the same across the link of two guests, beside the one-kernel rows
 #   make bench-rdma-streams   a classic Socket's streams against the channels at 64 B and 1 KiB, alternating, 5 repetitions
 #   make bench-rdma-ab  Java's RDMA ping-pong under two JVM options AB_A and AB_B, alternating
 #   make profile-rdma   perf profiles of Java's RDMA ping-pong, per wait mode, in the guest
@@ -57,7 +58,7 @@ SCRIPTS := $(TOP)/make/scripts
 INFRA := $(TOP)/test/infra
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-upstream update-upstream test-rdma test-rdma-pair test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
+.PHONY: images assemble test test-rdio test-upstream update-upstream test-rdma test-rdma-pair test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-pingpong-pair bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -149,6 +150,11 @@ bench-rdma: $(BUILD)/config.mk
 
 bench-rdma-pingpong: $(BUILD)/config.mk
 	@$(INFRA)/bench/bench-rdma-pingpong.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+
+# The same across the link of two guests (client in A, server in B), its
+# rows beside those of the last bench-rdma-pingpong (run first if none).
+bench-rdma-pingpong-pair: $(BUILD)/config.mk
+	@$(INFRA)/bench/bench-rdma-pingpong.sh --pair $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
 
 bench-rdma-ab: $(BUILD)/config.mk
 	@$(INFRA)/bench/bench-rdma-ab.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)

@@ -79,9 +79,13 @@ build_bench_jar() {
 # Builds the JMH jar of RdmaChannels with the image of CONF_DIR, copies it
 # to GUEST_OUT/benchmarks.jar and boots the Soft-RoCE guest with SCRIPT as
 # its --after script, results in GUEST_OUT; each NAME=VALUE is put in
-# SCRIPT's environment (rdma-guest.sh --after-env):
-#   run_rdma_channels_after CONF_DIR JMH_DIR SCRIPT GUEST_OUT [NAME=VALUE...]
+# SCRIPT's environment (rdma-guest.sh --after-env).  With --pair, it boots
+# the two guests of rdma-pair.sh instead, SCRIPT in guest A, results in
+# GUEST_OUT/a (A's) and GUEST_OUT/b (B's):
+#   run_rdma_channels_after [--pair] CONF_DIR JMH_DIR SCRIPT GUEST_OUT [NAME=VALUE...]
 run_rdma_channels_after() {
+    local runner=rdma-guest.sh log=after.log
+    if [ "$1" = --pair ]; then runner=rdma-pair.sh log=a/after.log; shift; fi
     local conf jmh jdk script=$3 gout=$4 jar=$RDIO_BUILD/bench-rdma/benchmarks.jar env=() e
     conf=$(cd "$1" && pwd) || die "no $1"
     jmh=$(cd "$2" && pwd) || die "no $2"
@@ -91,6 +95,6 @@ run_rdma_channels_after() {
     build_bench_jar "$jdk" "$jmh" "$jar" "$RDIO_TOP/test/micro/org/openjdk/bench/jdk/net/RdmaChannels.java"
     cp "$jar" "$gout/benchmarks.jar"
     for e in "${@:5}"; do env+=(--after-env "$e"); done
-    "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --after "$script" "${env[@]}" --out "$gout" ||
-        die "the run in the guest failed (see $gout/after.log)"
+    "$RDIO_INFRA/rdma-guest/$runner" --jdk "$jdk" --after "$script" "${env[@]}" --out "$gout" ||
+        die "the run in the guest failed (see $gout/$log)"
 }
