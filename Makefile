@@ -112,8 +112,8 @@ test-rdma: images
 	    --out $(BUILD)/rdma-guest --tests jdk/net/rdma
 
 # Two guests on one virtual link (doc/testing.md, "Two guests"): guest A
-# runs jdk/net/rdmapair against peers in guest B, with loss and a power-off
-# of B.  Not part of test-rdio yet.
+# runs jdk/net/rdmapair against peers in guest B, with loss, partitions, a
+# killed peer and a power-off of B; also part of test-rdio.
 test-rdma-pair: images
 	@$(INFRA)/rdma-guest/rdma-pair.sh --jdk $(RDIO_CONF_DIR)/images/jdk \
 	    --jtreg $(RDIO_JTREG_HOME) --out $(BUILD)/rdma-pair --tests jdk/net/rdmapair \

@@ -32,7 +32,9 @@
 # kernel (GUEST_OLD_KERNEL of test/infra/rdma-guest/rdma-guest.conf), where the JDK must
 # enable libibverbs' fork support, and the group a third time against a
 # librdmacm that has the fix of its service-thread bug (rdma-core.sh), where
-# the JDK's workaround stays off.  Prints one summary line over all runs.
+# the JDK's workaround stays off, and the two-guest group (rdma-pair.sh,
+# also make test-rdma-pair) runs across a link.  Prints one summary line
+# over all runs.
 #
 #   test-rdio.sh JDK_IMAGE JTREG_HOME
 # shellcheck source=lib.sh
@@ -85,6 +87,11 @@ rm -rf "$RDIO_BUILD/rdma-guest/JTreport"
 "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --out "$RDIO_BUILD/rdma-guest" --tests jdk/net/rdma || true
 
+# The two-guest group: guest A runs jdk/net/rdmapair against peers in guest
+# B, with faults (loss, partitions, a killed peer, a powered-off B).
+rm -rf "$RDIO_BUILD/rdma-pair/a/JTreport"
+"$RDIO_INFRA/rdma-guest/rdma-pair.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+    --out "$RDIO_BUILD/rdma-pair" --tests jdk/net/rdmapair || true
 # RdmaLeak again on a kernel that does not report copy-on-fork, with fewer
 # open/close cycles: its ProcessBuilder cases check that the JDK enabled
 # libibverbs' fork support there.
@@ -105,4 +112,4 @@ rm -rf "$RDIO_BUILD/rdma-guest-librdmacm/JTreport"
 
 "$RDIO_INFRA/jtreg-summary.sh" "$out/JTreport" "${directio_reports[@]}" \
     "$RDIO_BUILD/rdma-guest/JTreport" "$RDIO_BUILD/rdma-guest-old-kernel/JTreport" \
-    "$RDIO_BUILD/rdma-guest-librdmacm/JTreport"
+    "$RDIO_BUILD/rdma-guest-librdmacm/JTreport" "$RDIO_BUILD/rdma-pair/a/JTreport"
