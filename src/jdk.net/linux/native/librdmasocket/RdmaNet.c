@@ -44,7 +44,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -427,13 +426,6 @@ JNIEXPORT void JNICALL
 Java_jdk_internal_net_rdma_RdmaNet_close0(JNIEnv *env, jclass cl, jint fd)
 {
     (void) p_rclose(fd);
-}
-
-/* The calling thread's kernel id, for its /proc/self/task entry (RdmaDrainWatch). */
-JNIEXPORT jint JNICALL
-Java_jdk_internal_net_rdma_RdmaNet_tid0(JNIEnv *env, jclass cl)
-{
-    return (jint) syscall(SYS_gettid);
 }
 
 /* The calling thread, for NativeThread.signal (RdmaDrainWatch). */

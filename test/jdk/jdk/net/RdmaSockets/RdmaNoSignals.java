@@ -31,8 +31,11 @@
  *          way to end that wait from outside; but a signal that lands in
  *          librdmacm anywhere else (its locks' sem_wait, its service
  *          threads' socket pairs) breaks the library's state.  So the close
- *          never enters those calls when they could wait, and the library
- *          has no means to signal at all.
+ *          never enters those calls when they could wait for the peer's
+ *          program, and the library has no means to signal at all: the one
+ *          signal RDMA sockets send is NIO's interrupt signal, through
+ *          NativeThread, from RdmaDrainWatch to a thread it has seen asleep
+ *          in the read of a completion channel.
  * @requires os.family == "linux"
  * @library /test/lib
  * @run main RdmaNoSignals

@@ -81,6 +81,7 @@ final class RdmaDrainWatch {
     static final long SAMPLE_MILLIS = 100;
 
     private static final String EVENT_CHANNEL = "anon_inode:[infinibandevent]";
+    private static final Path THREAD_SELF = Path.of("/proc/thread-self");
 
     /** One watched call. */
     static final class Call {
@@ -121,9 +122,26 @@ final class RdmaDrainWatch {
             }
         }
         c.pthread = RdmaNet.pthread0();
-        c.tid = RdmaNet.tid0();
+        c.tid = currentTid();
         LockSupport.unpark(t);
         return c;
+    }
+
+    /*
+     * The kernel id of the thread that runs the caller (a virtual thread's
+     * carrier), from /proc/thread-self ("PID/task/TID"), or 0 if that cannot
+     * be read: then the call is not watched.  Read through /proc rather
+     * than gettid, so that librdmasocket imports nothing that could send a
+     * signal (RdmaNoSignals).  A file system call does not unmount a
+     * virtual thread.
+     */
+    private static int currentTid() {
+        try {
+            String link = Files.readSymbolicLink(THREAD_SELF).toString();
+            return Integer.parseInt(link.substring(link.lastIndexOf('/') + 1));
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     /** The watched call has returned. */

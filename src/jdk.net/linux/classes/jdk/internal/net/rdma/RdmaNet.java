@@ -241,7 +241,6 @@ final class RdmaNet {
     static native int write0(int fd, long address, int len) throws IOException;
     static native long writev0(int fd, long address, int cnt) throws IOException;
     static native void close0(int fd);
-    static native int tid0();
     static native long pthread0();
     // left: the rsockets the rpoll leaves out (RdmaWaits.select), or null
     static native int pollArray0(long address, int nfds, int timeout, int capMillis, int[] left)
