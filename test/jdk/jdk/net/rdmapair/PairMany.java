@@ -41,14 +41,11 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 
 import jdk.net.Sockets;
 
@@ -79,7 +76,7 @@ public class PairMany {
         try (SocketChannel sc = PairLib.connect(PORT)) {
             PairLib.inThread(true, () -> echo(sc, -1));
         }
-        long fds0 = descriptors();
+        long fds0 = RdmaTestLib.fdCount();
         List<SocketChannel> channels = new ArrayList<>();
         try {
             long t0 = System.nanoTime();
@@ -132,7 +129,7 @@ public class PairMany {
         // the descriptors go as the reaper and the drains finish
         long deadline = System.nanoTime() + 20_000_000_000L;
         long fds;
-        while ((fds = descriptors()) > fds0 && System.nanoTime() < deadline)
+        while ((fds = RdmaTestLib.fdCount()) > fds0 && System.nanoTime() < deadline)
             Thread.sleep(100);  // polling the descriptor count
         RdmaTestLib.log("descriptors: " + fds0 + " before, " + fds + " after");
         if (fds > fds0)
@@ -174,12 +171,6 @@ public class PairMany {
         if (!in.equals(expected)) {
             int at = in.mismatch(expected);
             throw new AssertionError("connection " + id + ": wrong byte at offset " + at);
-        }
-    }
-
-    static long descriptors() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
-            return s.count();
         }
     }
 }
