@@ -107,9 +107,13 @@ update-upstream:
 	@$(if $(VERSION),,$(error usage: make update-upstream VERSION=25.0.N+B [DEBIAN_VERSION=...] [CHECK=1]))
 	@$(SCRIPTS)/update-upstream.sh $(if $(CHECK),--check) $(VERSION) $(DEBIAN_VERSION)
 
+# The RDMA group in the Soft-RoCE guest; LIBRDMACM=56.1 runs it against
+# that release of librdmacm (test/infra/rdma-guest/rdma-core.sh) instead of
+# the host's.
 test-rdma: images
 	@$(INFRA)/rdma-guest/rdma-guest.sh --jdk $(RDIO_CONF_DIR)/images/jdk --jtreg $(RDIO_JTREG_HOME) \
-	    --out $(BUILD)/rdma-guest --tests jdk/net/rdma
+	    --out $(BUILD)/rdma-guest$(if $(LIBRDMACM),-librdmacm) --tests jdk/net/rdma \
+	    $(if $(LIBRDMACM),--librdmacm $(LIBRDMACM))
 
 # Two guests on one virtual link (doc/testing.md, "Two guests"): guest A
 # runs jdk/net/rdmapair against peers in guest B, with loss, partitions, a

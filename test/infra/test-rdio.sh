@@ -30,11 +30,12 @@
 # 4096-byte-sector device, XFS, btrfs, tmpfs; also make test-directio-fs),
 # which needs root.  RdmaLeak runs a second time in a guest with an older
 # kernel (GUEST_OLD_KERNEL of test/infra/rdma-guest/rdma-guest.conf), where the JDK must
-# enable libibverbs' fork support, and the group a third time against a
-# librdmacm that has the fix of its service-thread bug (rdma-core.sh), where
-# the JDK's workaround stays off, and the two-guest group (rdma-pair.sh,
-# also make test-rdma-pair) runs across a link.  Prints one summary line
-# over all runs.
+# enable libibverbs' fork support, and the group's tests whose path depends
+# on the library run a third time against a librdmacm that has the fix of
+# its service-thread bug (rdma-core.sh), where the JDK's workaround stays
+# off (the whole group there: make test-rdma LIBRDMACM=56.1), and the
+# two-guest group (rdma-pair.sh, also make test-rdma-pair) runs across a
+# link.  Prints each stage's time, and one summary line over all runs.
 #
 #   test-rdio.sh JDK_IMAGE JTREG_HOME
 # shellcheck source=lib.sh
@@ -69,46 +70,74 @@ while read -r t; do
 done < <(cd "$RDIO_TOP/test/jdk" && grep -rl --include='*.java' '@test' . | sed 's|^\./||' | sort)
 [ "${#tests[@]}" -gt 0 ] || die "no jtreg tests under test/jdk"
 
+# Runs a stage, COMMAND..., and prints how long it took: CI's limit is on
+# the whole run, and these say where the time goes.  A stage's failure is
+# its report's to tell.
+#   stage NAME COMMAND...
+stage() {
+    local name=$1 t0=$SECONDS
+    shift
+    "$@" || true
+    note "stage $name took $(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s"
+}
+
 rm -rf "$out/JTreport"
 note "running ${#tests[@]} jtreg tests on $jdk"
-set +e
-run_jtreg "$jdk" "$jtreg_home" "$out" "${tests[@]}" 2>&1 | tee "$out/jtreg.log"
-set -e
+host_tests() {
+    run_jtreg "$jdk" "$jtreg_home" "$out" "${tests[@]}" 2>&1 | tee "$out/jtreg.log"
+}
+stage host host_tests
 
 # The direct I/O matrix.  Its failures are already reported; the summary
 # counts a file system without a report (not root, no loop devices, a file
 # system that could not be made) as a failure.
 mapfile -t directio_reports < <("$RDIO_INFRA/directio-fs.sh" --reports)
-"$RDIO_INFRA/directio-fs.sh" "$jdk" "$jtreg_home" || true
+stage directio-fs "$RDIO_INFRA/directio-fs.sh" "$jdk" "$jtreg_home"
 
 # The RDMA group in the guest.  Its failure (a stage or a test) is already
 # reported; the summary counts a guest that produced no report as a failure.
 rm -rf "$RDIO_BUILD/rdma-guest/JTreport"
-"$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
-    --out "$RDIO_BUILD/rdma-guest" --tests jdk/net/rdma || true
+stage rdma-guest "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+    --out "$RDIO_BUILD/rdma-guest" --tests jdk/net/rdma
 
 # The two-guest group: guest A runs jdk/net/rdmapair against peers in guest
 # B, with faults (loss, partitions, a killed peer, a powered-off B).
 rm -rf "$RDIO_BUILD/rdma-pair/a/JTreport"
-"$RDIO_INFRA/rdma-guest/rdma-pair.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
-    --out "$RDIO_BUILD/rdma-pair" --tests jdk/net/rdmapair || true
+stage rdma-pair "$RDIO_INFRA/rdma-guest/rdma-pair.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+    --out "$RDIO_BUILD/rdma-pair" --tests jdk/net/rdmapair
 # RdmaLeak again on a kernel that does not report copy-on-fork, with fewer
 # open/close cycles: its ProcessBuilder cases check that the JDK enabled
 # libibverbs' fork support there.
 # shellcheck source=rdma-guest/rdma-guest.conf
 . "$RDIO_INFRA/rdma-guest/rdma-guest.conf"
 rm -rf "$RDIO_BUILD/rdma-guest-old-kernel/JTreport"
-"$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+stage rdma-guest-old-kernel "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --kernel "$GUEST_OLD_KERNEL" --java-opts -Drdio.rdma.cycles=1000 \
-    --out "$RDIO_BUILD/rdma-guest-old-kernel" --tests jdk/net/rdma/RdmaLeak.java || true
+    --out "$RDIO_BUILD/rdma-guest-old-kernel" --tests jdk/net/rdma/RdmaLeak.java
 
-# The group again against a librdmacm that has the fix of the service-thread
-# bug (Debian 13's rdma-core, built once into the cache), where the JDK's
-# workaround must stay off; the leak loop is shortened as above.
+# Against a librdmacm that has the fix of the service-thread bug (Debian
+# 13's rdma-core, built once into the cache), where the JDK's workaround
+# must stay off: the tests whose path depends on the library.  They check
+# which library the JVM loaded and that the workarounds are off
+# (RdmaLibraryVersions), what a fixed library does instead of the
+# workaround's refusals and rounds (RdmaServiceThreads, RdmaBacklog,
+# RdmaNettyBacklog, RdmaManyConnections, RdmaCloseUnreadPeers,
+# RdmaIdleCost), the connect workaround, which stays on (RdmaConnect,
+# RdmaDeadPeerInCallConnect), the older library's own tools against it
+# (RdmaInterop, RdmaErrors), and the basic echo.  The rest of the group
+# exercises the JDK's own code the same way on either library; the
+# whole group there is make test-rdma LIBRDMACM=56.1.
+librdmacm_tests=()
+for t in RdmaLibraryVersions RdmaServiceThreads RdmaBacklog RdmaNettyBacklog RdmaManyConnections \
+         RdmaCloseUnreadPeers RdmaIdleCost RdmaConnect RdmaDeadPeerInCallConnect RdmaInterop \
+         RdmaErrors RdmaEcho; do
+    [ -f "$RDIO_TOP/test/jdk/jdk/net/rdma/$t.java" ] || die "test-rdio.sh names jdk/net/rdma/$t.java, which is gone"
+    librdmacm_tests+=("jdk/net/rdma/$t.java")
+done
 rm -rf "$RDIO_BUILD/rdma-guest-librdmacm/JTreport"
-"$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
-    --librdmacm "${GUEST_RDMA_CORE_VERSION%-*}" --java-opts -Drdio.rdma.cycles=1000 \
-    --out "$RDIO_BUILD/rdma-guest-librdmacm" --tests jdk/net/rdma || true
+stage rdma-guest-librdmacm "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+    --librdmacm "${GUEST_RDMA_CORE_VERSION%-*}" \
+    --out "$RDIO_BUILD/rdma-guest-librdmacm" --tests "${librdmacm_tests[@]}"
 
 "$RDIO_INFRA/jtreg-summary.sh" "$out/JTreport" "${directio_reports[@]}" \
     "$RDIO_BUILD/rdma-guest/JTreport" "$RDIO_BUILD/rdma-guest-old-kernel/JTreport" \

@@ -31,8 +31,10 @@
  *          byte written before the close reaches the peer before EOF.  The
  *          slow drain is made by the test, which holds the socket's call
  *          lock (RdmaSocket.callLock, reached through reflection) for as
- *          long as the drain is to last, since rxe delivers one device's
- *          traffic to itself and a peer cannot vanish in one guest.
+ *          long as the drain is to last.  A close against a machine that
+ *          has really gone is jdk/net/rdmapair/PairVanish, in two guests;
+ *          the hook stays here for what that cannot show: a drain of a
+ *          known length, after which a live peer gets every byte.
  *          A write or read that starts while the close drains fails as on a
  *          closed channel, and a selector that flushes the channel's
  *          cancelled key meanwhile leaves the socket to the close.

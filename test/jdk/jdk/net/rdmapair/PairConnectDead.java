@@ -57,7 +57,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 
 import jdk.net.Sockets;
 import jdk.test.lib.Utils;
@@ -268,15 +267,8 @@ public class PairConnectDead {
         assertTrue(tcpSock.outcome().get() instanceof SocketException, "TCP: " + tcpSock.outcome().get());
 
         // No thread left behind: every thread that started since the
-        // warm-up ends, within the close bound.  The virtual threads'
-        // scheduler's own threads (group CarrierThreads: its carriers, kept
-        // for its keep-alive time, and its delay scheduler, started by the
-        // first timed park) are not counted: they serve whoever uses them.
-        long deadline = System.nanoTime() + AT_ONCE_MILLIS * 1_000_000;
-        Set<Thread> extra;
-        while (!(extra = newThreads(before)).isEmpty() && System.nanoTime() < deadline)
-            Thread.sleep(50);   // polling the thread list
-        assertTrue(extra.isEmpty(), "threads left behind: " + extra);
+        // warm-up ends, within the close bound.
+        PairLib.assertNoThreadsLeft(before, AT_ONCE_MILLIS);
     }
 
     /**
@@ -304,12 +296,5 @@ public class PairConnectDead {
 
     interface SocketOpener {
         Socket open() throws IOException;
-    }
-
-    static Set<Thread> newThreads(Set<Thread> before) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> !before.contains(t) && t != Thread.currentThread()
-                        && !(t.getThreadGroup() != null && t.getThreadGroup().getName().equals("CarrierThreads")))
-                .collect(Collectors.toSet());
     }
 }

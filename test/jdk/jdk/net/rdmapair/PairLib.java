@@ -32,6 +32,8 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32;
@@ -244,6 +246,32 @@ public final class PairLib {
         Throwable e = failure.get();
         if (e instanceof Exception x) throw x;
         if (e instanceof Error x) throw x;
+    }
+
+    /**
+     * Asserts that every thread started since BEFORE (a snapshot of
+     * Thread.getAllStackTraces) ends within MILLIS, polling the thread
+     * list.  Left out are the JDK's pools that grow and shrink on their
+     * own and serve whoever uses them: the virtual-thread scheduler's
+     * threads (group CarrierThreads: its carriers, kept for their
+     * keep-alive time, and its delay scheduler, started by the first timed
+     * park) and the process reaper, which runs a test's commands.
+     */
+    static void assertNoThreadsLeft(Set<Thread> before, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        Set<Thread> extra;
+        while (!(extra = newThreads(before)).isEmpty() && System.nanoTime() < deadline)
+            Thread.sleep(50);   // polling the thread list
+        if (!extra.isEmpty())
+            throw new AssertionError("threads left behind " + millis + " ms after the end: " + extra);
+    }
+
+    private static Set<Thread> newThreads(Set<Thread> before) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> !before.contains(t) && t != Thread.currentThread())
+                .filter(t -> t.getThreadGroup() == null || !t.getThreadGroup().getName().equals("CarrierThreads"))
+                .filter(t -> !t.getName().equals("process reaper"))
+                .collect(Collectors.toSet());
     }
 
     // Reads BYTES of the pattern from IN, each byte compared, into CRC;

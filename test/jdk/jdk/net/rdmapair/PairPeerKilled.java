@@ -54,7 +54,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 
 import jdk.net.Sockets;
 import jdk.test.lib.Utils;
@@ -219,19 +218,13 @@ public class PairPeerKilled {
         close("the socket", sock);
 
         // No thread left behind: every thread that started since the
-        // warm-up ends.  The virtual threads' scheduler's own threads (group
-        // CarrierThreads: its carriers, kept for its keep-alive time, and its
-        // delay scheduler, started by the first timed park) are not counted:
-        // they serve whoever uses them.
-        deadline = System.nanoTime() + THREADS_MILLIS * 1_000_000;
-        Set<Thread> extra;
-        while (!(extra = newThreads(before)).isEmpty() && System.nanoTime() < deadline)
-            Thread.sleep(50);   // polling the thread list
-        assertTrue(extra.isEmpty(), "threads left behind: " + extra);
+        // warm-up ends.
+        PairLib.assertNoThreadsLeft(before, THREADS_MILLIS);
     }
 
     /** What a read returned, thrown to end its thread. */
     static final class Ended extends Exception {
+        private static final long serialVersionUID = 1L;
         final int n;
         Ended(int n) {
             super(n == -1 ? "EOF (read returned -1)" : "read returned " + n, null, false, false);
@@ -250,12 +243,5 @@ public class PairPeerKilled {
                 + (failure.get() != null ? ": " + failure.get() : ""));
         assertFalse(t.isAlive(), "close of " + name + " did not return within " + CLOSE_MILLIS + " ms");
         assertNull(failure.get(), "close of " + name + " threw");
-    }
-
-    static Set<Thread> newThreads(Set<Thread> before) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> !before.contains(t) && t != Thread.currentThread()
-                        && !(t.getThreadGroup() != null && t.getThreadGroup().getName().equals("CarrierThreads")))
-                .collect(Collectors.toSet());
     }
 }

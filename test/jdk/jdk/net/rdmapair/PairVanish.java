@@ -63,7 +63,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 
 import jdk.net.Sockets;
 
@@ -301,11 +300,7 @@ public class PairVanish {
 
         // No thread left behind: every thread that started since the
         // power-off ends, within the close bound.
-        deadline = System.nanoTime() + CLOSE_MILLIS * 1_000_000;
-        Set<Thread> extra;
-        while (!(extra = newThreads(before)).isEmpty() && System.nanoTime() < deadline)
-            Thread.sleep(50);   // polling the thread list
-        assertTrue(extra.isEmpty(), "threads left behind: " + extra);
+        PairLib.assertNoThreadsLeft(before, CLOSE_MILLIS);
     }
 
     // Every thread's stack, for a close that did not return.
@@ -322,18 +317,6 @@ public class PairVanish {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(" " + name + " (\\d+)").matcher(counters);
         assertTrue(m.find(), "no " + name + " in " + counters);
         return Long.parseLong(m.group(1));
-    }
-
-    // The threads started since BEFORE, but two pools of the JDK that grow
-    // and shrink on their own: the virtual-thread scheduler's carriers,
-    // added as virtual threads unblock, and the process reaper, which runs
-    // this test's rdma(8) commands.
-    static Set<Thread> newThreads(Set<Thread> before) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> !before.contains(t) && t != Thread.currentThread())
-                .filter(t -> t.getThreadGroup() == null || !t.getThreadGroup().getName().equals("CarrierThreads"))
-                .filter(t -> !t.getName().equals("process reaper"))
-                .collect(Collectors.toSet());
     }
 
     // The output of a command of guest A (rdma(8) of iproute2, as a
