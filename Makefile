@@ -29,7 +29,7 @@
 #   make test-rdio      every jtreg test this fork adds; prints "N passed, N failed"
 #   make test-upstream  upstream's own tests of what the fork patches (java/nio/channels, java/net sockets)
 #   make update-upstream VERSION=25.0.N+B  move the pin to another jdk25u update release (CHECK=1: no build)
-#   make test-rdma      only the RDMA group, in the Soft-RoCE QEMU guest
+#   make test-rdma      only the RDMA group, in the Soft-RoCE QEMU guest (LIBRDMACM=56.1: against that librdmacm)
 #   make test-rdma-pair the two-guest RDMA tests: two Soft-RoCE guests on one link, with faults
 #   make test-directio-fs  only the direct I/O tests, once per file system (as root)
 #   make bench          the fork's JMH benchmarks
