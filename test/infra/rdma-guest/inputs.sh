@@ -172,7 +172,13 @@ guest_tests() {
     test_root=$(readlink -f "$test_root")
     guest_visible "$test_root" "the test tree"
     [ "${#tests[@]}" -gt 0 ] || tests=(jdk/net/rdma)
+    local id
     for t in "${tests[@]}"; do
+        # FILE.java#ID names one @test block of FILE.java, as for jtreg.
+        id=
+        case $t in
+            *.java\#*) id=#${t##*.java#}; t=${t%"$id"} ;;
+        esac
         case $t in
             /*) t=$(readlink -f "$t") ;;
             *) t=$test_root/$t ;;
@@ -195,7 +201,7 @@ guest_tests() {
                     die "build/src/test/jdk/$f differs from test/jdk/$f: run make assemble first"
             done < <(cd "$RDIO_TOP/test/jdk" && find "$t" -type f)
         fi
-        jtreg_tests+=("$t")
+        jtreg_tests+=("$t$id")
     done
 }
 

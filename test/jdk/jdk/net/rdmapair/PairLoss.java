@@ -22,20 +22,28 @@
  */
 
 /*
- * @test
- * @summary Two guests: with netem dropping 1% (then 10%) of guest B's
- *          packets on its link (both B's data and its acknowledgements of
- *          A's), an RDMA SocketChannel and a classic RDMA Socket from guest
- *          A to an echo peer in B each carry the same number of bytes each
- *          way, every byte and the CRC32 of each direction compared, from
- *          platform and virtual threads.  Bytes arrive or the stream fails
- *          with an IOException; wrong bytes always fail the test.  The
- *          sizes fit the default run; -Drdio.rdma.pairBytes=N sets every
- *          case's (doc/testing.md).
+ * @test id=loss1
+ * @summary Two guests: with netem dropping 1% of guest B's packets on its
+ *          link (both B's data and its acknowledgements of A's), an RDMA
+ *          SocketChannel and a classic RDMA Socket from guest A to an echo
+ *          peer in B each carry the same number of bytes each way, every
+ *          byte and the CRC32 of each direction compared, from platform and
+ *          virtual threads.  Bytes arrive or the stream fails with an
+ *          IOException; wrong bytes always fail the test.  The size fits
+ *          the default run; -Drdio.rdma.pairBytes=N sets every case's
+ *          (doc/testing.md).
  * @requires os.family == "linux"
  * @requires rdio.rdma.peer != null
  * @library /test/lib ../rdma
  * @run main/othervm/timeout=900 PairLoss 1% 16384
+ */
+
+/*
+ * @test id=loss10
+ * @summary The same at 10% loss, with a size that fits the default run.
+ * @requires os.family == "linux"
+ * @requires rdio.rdma.peer != null
+ * @library /test/lib ../rdma
  * @run main/othervm/timeout=900 PairLoss 10% 256
  */
 
