@@ -26,8 +26,9 @@
 #   run_java DEVICE OP QD ROW REP   DirectIOQueueDepth in a JVM of its own
 #   kiops DEVICE OP QD REP          a group's IOPS in one line
 
-# One sample line: DEVICE OP QD ROW REP IOPS P50_US P99_US CPU_US_PER_IO, or
-# the word failed in place of the numbers.
+# One sample line: DEVICE OP QD ROW REP IOPS P50_US P99_US CPU_US_PER_IO
+# CSW_PER_IO HANDOFFS_PER_IO, or the word failed in place of the numbers;
+# nan for a count the row cannot give (hand-offs: the fork's rows only).
 sample() {
     echo "$*" >> "$samples"
 }
@@ -48,7 +49,8 @@ run_fio() {   # DEVICE OP QD ROW REP
        res=$(jq -r --arg d "$dir" '.jobs[0] as $j | $j[$d] as $r
                | if ($r.total_ios // 0) > 0 then
                    [$r.iops, $r.lat_ns.percentile["50.000000"] / 1000, $r.lat_ns.percentile["99.000000"] / 1000,
-                    ($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime / 1000 * 1e6 / $r.total_ios]
+                    ($j.usr_cpu + $j.sys_cpu) / 100 * $j.job_runtime / 1000 * 1e6 / $r.total_ios,
+                    $j.ctx / $r.total_ios, "nan"]
                    | map(tostring) | join(" ")
                  else empty end' "$json" 2>>"$log") && [ -n "$res" ]; then
         sample "$dev $op $qd $row $rep $res"
@@ -62,20 +64,23 @@ run_java() {   # DEVICE OP QD ROW REP
     local dev=$1 op=$2 qd=$3 row=$4 rep=$5 home path csv=$work/jmh.csv side=$work/side.txt res
     local props=()
     home=$fork_jdk; [ "${row%%_*}" = rdio ] || home=$base_jdk
-    # the fork's engine is off by default; its rows measure it on
-    [ "$home" != "$fork_jdk" ] || props=(-Djdk.nio.useIoUring="$fork_io_uring")
+    # the fork's engine is off by default; its rows measure it on, and
+    # export the package whose counter of hand-offs the benchmark reads
+    [ "$home" != "$fork_jdk" ] ||
+        props=(-Djdk.nio.useIoUring="$fork_io_uring" --add-exports=java.base/sun.nio.ch=ALL-UNNAMED)
     path=${row#*_}
     rm -f "$csv" "$side"
     echo "=== $dev $op QD$qd $row rep $rep: $home ${props[*]}" >> "$log"
-    if "$home/bin/java" "${props[@]}" -Drdio.bench.file="${dev_file[$dev]}" -Drdio.bench.qd.out="$side" \
+    if "$home/bin/java" --enable-native-access=ALL-UNNAMED "${props[@]}" -Drdio.bench.file="${dev_file[$dev]}" -Drdio.bench.qd.out="$side" \
            -jar "$jar" "$class" -p qd="$qd" -p path="$path" -p op="$op" \
            -f 0 -foe true -wi 1 -w "${warmup_ms}ms" -i 1 -r "${measure_ms}ms" \
            -rf csv -rff "$csv" >> "$log" 2>&1; then
         # JMH's score (IOPS) from its CSV, the rest from the benchmark's line.
         res=$(awk -F, 'NR == 2 { gsub(/"/, "", $5); print $5 }' "$csv" 2>/dev/null)
         res="$res $(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-                        print v["p50_us"], v["p99_us"], v["cpu_us_per_io"] }' "$side" 2>/dev/null)"
-        if [[ $res =~ ^[0-9.]+\ [0-9.]+\ [0-9.]+\ [0-9.]+$ ]]; then
+                        print v["p50_us"], v["p99_us"], v["cpu_us_per_io"], tolower(v["csw_per_io"]),
+                              tolower(v["handoffs_per_io"]) }' "$side" 2>/dev/null)"
+        if [[ $res =~ ^[0-9.]+\ [0-9.]+\ [0-9.]+\ [0-9.]+\ ([0-9.]+|nan)\ ([0-9.]+|nan)$ ]]; then
             sample "$dev $op $qd $row $rep $res"
             return
         fi

@@ -34,9 +34,10 @@ summary() {
         m = median(v, NR)
         printf "%s %s %s %d\n", m, v[1], v[NR], NR }'
 }
-# Column COL (6 IOPS, 7 p50, 8 p99, 9 CPU) of a row's good samples.
+# Column COL (6 IOPS, 7 p50, 8 p99, 9 CPU, 10 context switches, 11
+# hand-offs) of a row's good samples that have it.
 column_of() {   # DEVICE OP QD ROW COL
-    awk -v k="$1 $2 $3 $4" -v c="$5" 'index($0, k " ") == 1 && $6 != "failed" { print $c }' "$samples"
+    awk -v k="$1 $2 $3 $4" -v c="$5" 'index($0, k " ") == 1 && $6 != "failed" && $c != "" && $c != "nan" { print $c }' "$samples"
 }
 # The row's IOPS over fio io_uring's in the same repetition.
 ratios_of() {   # DEVICE OP QD ROW
@@ -47,9 +48,10 @@ ratios_of() {   # DEVICE OP QD ROW
         END { for (r in x) if (r in f && f[r] > 0) print x[r] / f[r] }' "$samples"
 }
 # "median (min–max)" with FORMAT for each number, or the median alone if
-# there is one sample.
+# there is one sample; nothing if there is none.
 cell() {   # FORMAT "median min max n"
     local med min max n
+    [ -n "$2" ] || return 0     # no sample has the column: a blank cell
     read -r med min max n <<<"$2"
     if [ "$n" = 1 ]; then
         awk -v f="$1" -v m="$med" 'BEGIN { printf f, m }'
@@ -72,8 +74,8 @@ qd_table() {
     : > "$spread_file"
     table=$work/table.md
     {
-        echo "| device | op | QD | engine | IOPS | p50 µs | p99 µs | CPU µs/I/O | IOPS / fio io_uring |"
-        echo "|---|---|---|---|---|---|---|---|---|"
+        echo "| device | op | QD | engine | IOPS | p50 µs | p99 µs | CPU µs/I/O | ctx sw/I/O | hand-offs/I/O | IOPS / fio io_uring |"
+        echo "|---|---|---|---|---|---|---|---|---|---|---|"
         for dev in "${devices[@]}"; do
             for op in "${ops[@]}"; do
                 for qd in "${depths[@]}"; do
@@ -83,7 +85,7 @@ qd_table() {
                         fails=$(awk -v k="$dev $op $qd $row" 'index($0, k " ") == 1 && $6 == "failed"' "$samples" | wc -l)
                         iops=$(column_of "$dev" "$op" "$qd" "$row" 6 | summary || true)
                         if [ -z "$iops" ]; then
-                            echo "| $(dev_name "$dev") | $op | $qd | $lbl | failed ($fails of $reps) | | | | |"
+                            echo "| $(dev_name "$dev") | $op | $qd | $lbl | failed ($fails of $reps) | | | | | | |"
                             continue
                         fi
                         [ "$fails" = 0 ] || lbl="$lbl; $fails of $reps runs failed"
@@ -102,6 +104,8 @@ qd_table() {
                              "| $(cell "%.0f" "$(column_of "$dev" "$op" "$qd" "$row" 7 | summary)")" \
                              "| $(cell "%.0f" "$(column_of "$dev" "$op" "$qd" "$row" 8 | summary)")" \
                              "| $(cell "%.1f" "$(column_of "$dev" "$op" "$qd" "$row" 9 | summary)")" \
+                             "| $(cell "%.2f" "$(column_of "$dev" "$op" "$qd" "$row" 10 | summary || true)")" \
+                             "| $(cell "%.2f" "$(column_of "$dev" "$op" "$qd" "$row" 11 | summary || true)")" \
                              "| $ratio |"
                     done
                 done
@@ -151,12 +155,14 @@ qd_report() {
         echo "- Java: $class (JMH $(basename "$(echo "$jmh"/jmh-core-*.jar)" .jar | sed 's/jmh-core-//'))," \
              "one JVM per row and repetition (-f 0), $warmup s warm-up, $seconds s measured; IOPS = JMH's score;" \
              "latency = nanoTime from the call that starts an I/O to its completion, p50/p99 of a 64-buckets-per-octave histogram;" \
-             "CPU = the JVM's process CPU time (all threads) over the I/Os; AFC = CompletionHandler chains, each re-issuing from completed()," \
+             "CPU = the JVM's process CPU time (all threads) over the I/Os;" \
+             "ctx sw = the JVM's voluntary and involuntary context switches (getrusage, all threads) over the I/Os;" \
+             "hand-offs = the fork's count of I/Os or completions taken up by another thread (sun.nio.ch.IoHandoffs), blank for JDK 25; AFC = CompletionHandler chains, each re-issuing from completed()," \
              "on the default thread pool; FileChannel = read/write(buffer, position) on one shared channel"
         echo "- fio $(fio --version | sed 's/^fio-//'): --direct=1 --bs=4k --norandommap --randrepeat=0," \
              "--ioengine=io_uring --iodepth=QD --numjobs=1, or --ioengine=psync --numjobs=QD --group_reporting;" \
              "$fio_ramp s ramp, $seconds s measured; latency = fio's total latency (lat_ns, --lat_percentiles=1);" \
-             "CPU = (usr_cpu + sys_cpu) of its jobs over the I/Os"
+             "CPU = (usr_cpu + sys_cpu) of its jobs over the I/Os; ctx sw = its jobs' ctx over the I/Os"
         echo "- CPU time of kernel threads (the loop device's worker, interrupts) is in neither fio's nor Java's CPU column"
         echo "- $reps repetitions; in each, every row once, fio and Java interleaved per device, op and QD (order rotated each repetition);" \
              "cells: median over the repetitions (smallest–largest); IOPS / fio io_uring: the median of the ratios to fio io_uring" \

@@ -293,6 +293,7 @@ final class IoUring {
         if (waiting && !woken.get() && woken.compareAndSet(false, true)) {
             try {
                 wakeup.set();
+                IoHandoffs.count();
             } catch (IOException e) {
                 throw new InternalError(e);
             }
@@ -392,6 +393,7 @@ final class IoUring {
                 op.done = true;
                 if (op.completion == null) {
                     LockSupport.unpark(op.waiter);
+                    IoHandoffs.count();
                 } else {
                     complete(op);
                 }

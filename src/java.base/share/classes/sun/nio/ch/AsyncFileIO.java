@@ -186,6 +186,7 @@ final class AsyncFileIO {
             };
             try {
                 executor.execute(task);
+                IoHandoffs.count();
             } catch (RejectedExecutionException e) {
                 if (!nd.start(fd, write, address, rem, position, Integer.MAX_VALUE, this))
                     task.run();
@@ -216,6 +217,7 @@ final class AsyncFileIO {
                 result.setResult(0, exc);
             } else {
                 Invoker.invokeIndirectly(handler, attachment, 0, exc, executor);
+                IoHandoffs.count();
             }
         }
 
@@ -230,10 +232,12 @@ final class AsyncFileIO {
             } else {
                 try {
                     executor.execute(() -> finish(n, exc));
+                    IoHandoffs.count();
                 } catch (RejectedExecutionException x) {
                     // the pool is shut down: the handler runs on a thread of
                     // its own, as the completion thread must not block
                     Thread.ofVirtual().start(() -> finish(n, exc));
+                    IoHandoffs.count();
                 }
             }
         }

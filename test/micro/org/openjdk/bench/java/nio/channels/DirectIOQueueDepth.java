@@ -24,6 +24,14 @@ package org.openjdk.bench.java.nio.channels;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
@@ -120,7 +128,16 @@ import org.openjdk.jmh.runner.IterationType;
  *      ({@code com.sun.management.OperatingSystemMXBean.getProcessCpuTime()},
  *      user and system, all threads: the workers, the JDK's I/O threads,
  *      the JIT, GC and JMH's own) from just before the workers start to
- *      just after they stop, over the I/Os completed in that time.
+ *      just after they stop, over the I/Os completed in that time;
+ * <li> context switches per I/O: the process's voluntary and involuntary
+ *      context switches ({@code getrusage(RUSAGE_SELF)}, all threads, as
+ *      fio's {@code ctx} counts them for its jobs) over the same window and
+ *      I/Os, NaN where getrusage cannot be called; the benchmark thread's
+ *      1 ms polls add at most 1,000 a second;
+ * <li> hand-offs per I/O: the hand-offs between threads that the fork's
+ *      direct I/O engine counts ({@code sun.nio.ch.IoHandoffs.total()},
+ *      read only if {@code java.base/sun.nio.ch} is exported to the
+ *      benchmark), over the same window and I/Os; NaN on other JDKs.
  * </ul>
  * They are printed at the end of the trial, one line starting
  * {@code DirectIOQueueDepth:}, and appended as the same line of
@@ -175,17 +192,76 @@ public class DirectIOQueueDepth {
     private volatile boolean running;
     private volatile Throwable failure;
     private boolean measuring;
-    private long cpuStart, wallStart;
+    private long cpuStart, wallStart, switchesStart, handoffsStart;
 
     // The benchmark thread's view: completions available and consumed.
     private long available, consumed;
 
     // Accumulated over the trial's measurement iterations.
     private final Histogram total = new Histogram();
-    private long totalCpuNanos, totalWallNanos, iterations;
+    private long totalCpuNanos, totalWallNanos, totalSwitches, totalHandoffs, iterations;
 
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    // getrusage(int, struct rusage *), and where ru_nvcsw and ru_nivcsw lie
+    // in Linux's struct rusage on 64-bit platforms (two timevals, then longs)
+    private static final MethodHandle GETRUSAGE = getrusage();
+    private static final int RUSAGE_SELF = 0, RUSAGE_SIZE = 144, NVCSW = 128, NIVCSW = 136;
+
+    // sun.nio.ch.IoHandoffs.total(), or null on a JDK without it
+    private static final MethodHandle HANDOFFS = handoffs();
+
+    private static MethodHandle getrusage() {
+        try {
+            Linker linker = Linker.nativeLinker();
+            return linker.defaultLookup().find("getrusage")
+                    .map(f -> linker.downcallHandle(f, FunctionDescriptor.of(
+                            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS)))
+                    .orElse(null);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static MethodHandle handoffs() {
+        try {
+            Class<?> c = Class.forName("sun.nio.ch.IoHandoffs");
+            return MethodHandles.lookup().findStatic(c, "total", MethodType.methodType(long.class));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The process's context switches so far, or -1 if they cannot be read. */
+    static long contextSwitches() {
+        if (GETRUSAGE == null || !System.getProperty("os.name").equals("Linux"))
+            return -1;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ru = arena.allocate(RUSAGE_SIZE, 8);
+            if ((int) GETRUSAGE.invokeExact(RUSAGE_SELF, ru) != 0)
+                return -1;
+            return ru.get(ValueLayout.JAVA_LONG, NVCSW) + ru.get(ValueLayout.JAVA_LONG, NIVCSW);
+        } catch (Throwable e) {
+            return -1;
+        }
+    }
+
+    /** The engine's hand-offs so far, or -1 on a JDK that does not count them. */
+    static long handoffsSoFar() {
+        if (HANDOFFS == null)
+            return -1;
+        try {
+            return (long) HANDOFFS.invokeExact();
+        } catch (Throwable e) {
+            return -1;
+        }
+    }
+
+    /** count per I/O, NaN if the count is unknown (-1) or there was no I/O. */
+    private static double perIo(long count, long ios) {
+        return count < 0 || ios == 0 ? Double.NaN : (double) count / ios;
+    }
 
     /**
      * Latencies in ns: values below 64 exactly, above that 64 linear
@@ -454,6 +530,8 @@ public class DirectIOQueueDepth {
         }
         available = consumed = 0;
         running = true;
+        switchesStart = contextSwitches();
+        handoffsStart = handoffsSoFar();
         cpuStart = OS.getProcessCpuTime();
         wallStart = System.nanoTime();
         for (Worker w : workers)
@@ -486,6 +564,7 @@ public class DirectIOQueueDepth {
             w.await(deadline);
         long wall = System.nanoTime() - wallStart;
         long cpu = OS.getProcessCpuTime() - cpuStart;
+        long switches = contextSwitches(), handoffs = handoffsSoFar();
         Throwable t = failure;
         if (t != null)
             throw new IllegalStateException("I/O failed: " + t, t);
@@ -493,6 +572,11 @@ public class DirectIOQueueDepth {
             for (Worker w : workers)
                 total.add(w.hist);
             totalCpuNanos += cpu;
+            // -1 marks a count that could not be read, and stays so
+            totalSwitches = (switches < 0 || switchesStart < 0 || totalSwitches < 0)
+                    ? -1 : totalSwitches + switches - switchesStart;
+            totalHandoffs = (handoffs < 0 || handoffsStart < 0 || totalHandoffs < 0)
+                    ? -1 : totalHandoffs + handoffs - handoffsStart;
             totalWallNanos += wall;
             iterations++;
         }
@@ -505,12 +589,13 @@ public class DirectIOQueueDepth {
             if (iterations > 0) {
                 String line = String.format(Locale.ROOT,
                         "DirectIOQueueDepth: path=%s qd=%d op=%s ios=%d seconds=%.3f iops=%.1f"
-                        + " p50_us=%.2f p99_us=%.2f cpu_us_per_io=%.3f cpu_cores=%.3f iterations=%d"
-                        + " jdk=%s file=%s",
+                        + " p50_us=%.2f p99_us=%.2f cpu_us_per_io=%.3f cpu_cores=%.3f"
+                        + " csw_per_io=%.3f handoffs_per_io=%.3f iterations=%d jdk=%s file=%s",
                         path, qd, op, total.n, totalWallNanos / 1e9, total.n / (totalWallNanos / 1e9),
                         total.quantile(0.50) / 1e3, total.quantile(0.99) / 1e3,
                         total.n == 0 ? Double.NaN : totalCpuNanos / 1e3 / total.n,
-                        (double) totalCpuNanos / totalWallNanos, iterations,
+                        (double) totalCpuNanos / totalWallNanos,
+                        perIo(totalSwitches, total.n), perIo(totalHandoffs, total.n), iterations,
                         System.getProperty("java.runtime.version"), file);
                 System.out.println();
                 System.out.println(line);

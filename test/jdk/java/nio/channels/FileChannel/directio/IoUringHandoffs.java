@@ -1,0 +1,192 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+
+/*
+ * @test
+ * @summary The io_uring engine's count of hand-offs between threads
+ *          (sun.nio.ch.IoHandoffs, which make bench-directio reports per
+ *          I/O) counts what the engine does: none for platform threads'
+ *          DIRECT reads, exactly one per operation of an
+ *          AsynchronousFileChannel with one operation outstanding (its pool
+ *          thread), and for 64 outstanding, or 32 virtual threads, no more
+ *          than two per operation (to the ring's thread and back), every
+ *          byte read compared.  About 2 s.
+ * @requires os.family == "linux"
+ * @modules java.base/sun.nio.ch jdk.unsupported
+ * @library lib /test/lib
+ * @build DirectIODir IoUringProbe Blocks
+ * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true IoUringHandoffs
+ */
+
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.CompletionHandler;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import sun.nio.ch.IoHandoffs;
+
+import static java.nio.file.StandardOpenOption.*;
+
+public class IoUringHandoffs {
+    static final int SIZE = Blocks.SIZE;
+    static final int BLOCKS = 256;
+    static final int OPS = 200;         // per thread or chain
+    static final long WAIT = 10;        // seconds
+    static final int FILE = 1;          // Blocks' file number
+
+    public static void main(String[] args) throws Exception {
+        IoUringProbe.Expectation ring = IoUringProbe.expectation();
+        System.out.println("engine: " + ring.why());
+        Path file = DirectIODir.get().resolve("handoffs");
+        ByteBuffer init = ByteBuffer.allocate(BLOCKS * SIZE);
+        for (int b = 0; b < BLOCKS; b++)
+            init.put(Blocks.of(FILE, b, 1));
+        Files.write(file, init.array());
+
+        try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
+            long n = count("platform threads", 4 * OPS, () -> threads(fc, 4, false));
+            check(n == 0, "platform threads' DIRECT reads made " + n + " hand-offs, not 0");
+            n = count("32 virtual threads", 32 * OPS, () -> threads(fc, 32, true));
+            check(n <= 2L * 32 * OPS, n + " hand-offs for " + 32 * OPS + " reads of virtual threads, more than 2 each");
+        }
+        try (AsynchronousFileChannel afc = AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
+            long n = count("one AFC chain", OPS, () -> chains(afc, 1));
+            // without the ring (turned off, or denied here) the engine is not in the path
+            long one = ring.ring() ? OPS : 0;
+            check(n == one, n + " hand-offs for " + OPS + " operations one at a time, not " + one);
+            n = count("64 AFC chains", 64 * OPS, () -> chains(afc, 64));
+            if (ring.ring()) {
+                check(n >= 64 * OPS && n <= 2L * 64 * OPS,
+                      n + " hand-offs for " + 64 * OPS + " operations 64 at a time, not 1 to 2 each");
+            } else {
+                check(n == 0, n + " hand-offs without the engine");
+            }
+        }
+        Files.delete(file);
+    }
+
+    interface Load {
+        void run() throws Exception;
+    }
+
+    static long count(String what, int ops, Load load) throws Exception {
+        long before = IoHandoffs.total();
+        load.run();
+        long n = IoHandoffs.total() - before;
+        System.out.printf("%s: %d hand-offs for %d I/Os (%.2f each)%n", what, n, ops, (double) n / ops);
+        return n;
+    }
+
+    static void check(boolean ok, String message) {
+        if (!ok)
+            throw new AssertionError(message);
+    }
+
+    // OPS reads of random blocks by each of count threads, every byte compared
+    static void threads(FileChannel fc, int count, boolean virtual) throws Exception {
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        for (int t = 0; t < count; t++) {
+            int seed = t;
+            Runnable r = () -> {
+                ByteBuffer buf = ByteBuffer.allocateDirect(2 * SIZE).alignedSlice(SIZE).slice(0, SIZE);
+                SplittableRandom random = new SplittableRandom(seed);
+                try {
+                    for (int i = 0; i < OPS; i++) {
+                        int b = random.nextInt(BLOCKS);
+                        int n = fc.read(buf.clear(), (long) b * SIZE);
+                        check(n == SIZE, "read " + n + " bytes of block " + b);
+                        check(buf.flip().equals(ByteBuffer.wrap(Blocks.of(FILE, b, 1))), "block " + b + " differs");
+                    }
+                } catch (Throwable e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                }
+            };
+            threads.add(virtual ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r));
+        }
+        for (Thread t : threads)
+            check(t.join(java.time.Duration.ofSeconds(WAIT)), t + " did not finish within " + WAIT + " s");
+        if (!failures.isEmpty())
+            throw new AssertionError(failures.get(0));
+    }
+
+    // count chains of OPS reads, each issued by the completion handler of the last
+    static void chains(AsynchronousFileChannel afc, int count) throws Exception {
+        List<CompletableFuture<Void>> ends = new ArrayList<>();
+        for (int c = 0; c < count; c++) {
+            CompletableFuture<Void> end = new CompletableFuture<>();
+            ends.add(end);
+            new Chain(afc, c, end).next();
+        }
+        CompletableFuture.allOf(ends.toArray(CompletableFuture[]::new)).get(WAIT, TimeUnit.SECONDS);
+    }
+
+    static final class Chain implements CompletionHandler<Integer, Integer> {
+        final AsynchronousFileChannel afc;
+        final ByteBuffer buf = ByteBuffer.allocateDirect(2 * SIZE).alignedSlice(SIZE).slice(0, SIZE);
+        final SplittableRandom random;
+        final CompletableFuture<Void> end;
+        int done;
+
+        Chain(AsynchronousFileChannel afc, int seed, CompletableFuture<Void> end) {
+            this.afc = afc;
+            this.random = new SplittableRandom(1000 + seed);
+            this.end = end;
+        }
+
+        void next() {
+            int b = random.nextInt(BLOCKS);
+            afc.read(buf.clear(), (long) b * SIZE, b, this);
+        }
+
+        @Override
+        public void completed(Integer n, Integer b) {
+            try {
+                check(n == SIZE, "read " + n + " bytes of block " + b);
+                check(buf.flip().equals(ByteBuffer.wrap(Blocks.of(FILE, b, 1))), "block " + b + " differs");
+                if (++done == OPS)
+                    end.complete(null);
+                else
+                    next();
+            } catch (Throwable e) {
+                end.completeExceptionally(e);
+            }
+        }
+
+        @Override
+        public void failed(Throwable e, Integer b) {
+            end.completeExceptionally(e);
+        }
+    }
+}
