@@ -37,7 +37,8 @@
 # In one boot it brings up rxe0 on a veth pair with guest-only addresses,
 # measures librdmacm's rstream over it (--out/rstream-baseline.txt), runs
 # jtreg with the given JDK on the given tests (--out/JTreport), and powers
-# off.  With --bench, the last stage runs the JMH jar JAR instead (java -jar
+# off.  A test FILE.java#ID names one @test block of FILE.java, as for
+# jtreg.  With --bench, the last stage runs the JMH jar JAR instead (java -jar
 # JAR JMH_ARGS, its results in --out/jmh.csv), and the baseline measures
 # rstream at the benchmark's sizes, over rsockets and over TCP.  --after
 # SCRIPT runs SCRIPT in the guest after JMH (or alone), as root in the

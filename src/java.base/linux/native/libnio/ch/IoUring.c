@@ -101,18 +101,17 @@ static int supports_read_write(int fd) {
     return ok;
 }
 
-#ifndef IORING_SETUP_SINGLE_ISSUER
-#define IORING_SETUP_SINGLE_ISSUER (1U << 12)
-#endif
-#ifndef IORING_SETUP_DEFER_TASKRUN
-#define IORING_SETUP_DEFER_TASKRUN (1U << 13)
+#ifndef IORING_SETUP_COOP_TASKRUN
+#define IORING_SETUP_COOP_TASKRUN (1U << 8)
 #endif
 
 /*
- * Sets up a ring for the calling thread, which must be the only one that
- * enters it.  Since Linux 6.1 the kernel is told so (SINGLE_ISSUER), and
- * then runs the work that completes an I/O only when that thread waits for
- * completions (DEFER_TASKRUN), rather than interrupting it for each.
+ * Sets up a ring.  More than one thread enters it over its life, one at a
+ * time (a new one takes over from a thread held by a completion handler),
+ * so it is not set up for a single issuer.  Since Linux 5.19 the kernel is
+ * told that the thread that submitted an I/O need not be interrupted to
+ * finish it (COOP_TASKRUN): that work runs when the thread next enters the
+ * kernel, which the ring's thread does once per turn.
  */
 JNIEXPORT jlong JNICALL
 Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint entries)
@@ -126,7 +125,7 @@ Java_sun_nio_ch_IoUring_create0(JNIEnv *env, jclass clazz, jint entries)
     }
     memset(r, 0, sizeof(ring_t));
     memset(&p, 0, sizeof(p));
-    p.flags = IORING_SETUP_CLAMP | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+    p.flags = IORING_SETUP_CLAMP | IORING_SETUP_COOP_TASKRUN;
     r->fd = (int)syscall(SYS_io_uring_setup, (unsigned)entries, &p);
     if (r->fd < 0 && errno == EINVAL) {
         memset(&p, 0, sizeof(p));

@@ -28,8 +28,11 @@ package sun.nio.ch;
 import java.io.FileDescriptor;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -51,6 +54,20 @@ import jdk.internal.misc.InnocuousThread;
  * waits for the next completion.  A thread that queues I/O while the ring's
  * thread waits wakes it through an eventfd that the ring polls, once per
  * turn.
+ *
+ * <p> A completion may run an AsynchronousFileChannel's handler on the
+ * ring's thread (AsyncFileIO), and a handler may block.  So while
+ * completions are outstanding a rescuer thread looks at the ring's thread
+ * every {@link #RESCUE_NANOS} / 2: once one completion has held it for
+ * longer than RESCUE_NANOS, another thread takes the ring over, with the
+ * completions reaped and not yet run, and the old one waits, once its
+ * completion returns, to take it over in turn (a spare; it never ends, as
+ * the kernel cancels a thread's I/O in flight when it exits).  So no
+ * completion waits behind a blocked handler for
+ * more than about RESCUE_NANOS, and a handler that waits for an I/O of the
+ * same ring (a close, or Future.get) does not wait for good.  The ring is
+ * then entered by more than one thread over its life, one at a time, so it
+ * is not set up for a single issuer.
  *
  * <p> Where io_uring is missing (before Linux 5.6 it lacks the operations
  * used here), disabled ({@code kernel.io_uring_disabled}) or denied by a
@@ -96,6 +113,12 @@ final class IoUring {
      * the ring lost at 4 in flight, tied at 16 and won at 64.
      */
     static final int MIN_OVERLAP = 16;
+
+    /**
+     * How long one completion may hold the ring's thread before another
+     * thread takes the ring over.
+     */
+    static final long RESCUE_NANOS = 2_000_000;
 
     // Off by default: on the disk of the machines it was measured on, the
     // ring lost to JDK 25's paths at 64 in flight (doc/benchmarks-directio.md)
@@ -148,6 +171,35 @@ final class IoUring {
     private volatile boolean waiting;
     private final AtomicBoolean woken = new AtomicBoolean();
 
+    // Operations reaped and not yet completed, which a thread that takes the
+    // ring over completes
+    private final ConcurrentLinkedQueue<Op> reaped = new ConcurrentLinkedQueue<>();
+
+    // The owner's: whether the poll of the eventfd must be queued again
+    private volatile boolean pollWakeup = true;
+
+    /** A thread that runs the ring, or waits to run it again. */
+    private static final class Turns {
+        // nanoTime at which the thread began to run a completion, IDLE
+        // while it runs none, RESCUED once another thread took the ring over
+        final AtomicLong completing = new AtomicLong(IDLE);
+        volatile Thread thread;
+        // set when a spare is to run the ring again
+        volatile boolean resume;
+    }
+    private static final long IDLE = 0, RESCUED = Long.MIN_VALUE;
+
+    // The thread that runs the ring now, and those that ran it before and
+    // wait to run it again
+    private volatile Turns owner;
+    private final ConcurrentLinkedDeque<Turns> spares = new ConcurrentLinkedDeque<>();
+
+    // Completions of AsynchronousFileChannel operations started and not yet
+    // returned; the rescuer watches the ring's thread while there are any
+    private final AtomicInteger completions = new AtomicInteger();
+    private volatile Thread rescuer;
+    private volatile boolean rescuerParked;
+
     private IoUring(long ring, int entries, EventFD wakeup) {
         this.ring = ring;
         this.slots = Math.min((entries - 1) / 2, 1 << SLOT_BITS);
@@ -159,7 +211,7 @@ final class IoUring {
         this.freeCount = slots;
     }
 
-    // The ring belongs to the thread that sets it up, so its thread does
+    // The ring's first thread sets it up
     private static IoUring create() {
         if (!ENABLED)
             return null;
@@ -181,12 +233,49 @@ final class IoUring {
                 result.complete(null);
                 return;
             }
+            Turns turns = new Turns();
+            r.owner = turns;
             result.complete(r);
-            r.run();
+            r.runThread(turns);
         });
         t.setDaemon(true);
         t.start();
         return result.join();
+    }
+
+    // Has a spare thread, or a new one, run the ring from now on
+    private void takeOver() {
+        IoHandoffs.count();
+        Turns turns = spares.poll();
+        if (turns != null) {
+            turns.completing.set(IDLE);
+            owner = turns;
+            turns.resume = true;
+            LockSupport.unpark(turns.thread);
+        } else {
+            Turns t = new Turns();
+            owner = t;
+            Thread th = InnocuousThread.newSystemThread("IoUring", () -> runThread(t));
+            th.setDaemon(true);
+            th.start();
+        }
+    }
+
+    // A thread of the ring: runs it until another takes over, then waits
+    // to run it again.  It never ends: the kernel cancels the I/O that a
+    // thread submitted when it exits, and this thread may have submitted
+    // I/O that is still in flight.
+    private void runThread(Turns turns) {
+        turns.thread = Thread.currentThread();
+        for (;;) {
+            run(turns);
+            // not "until it owns the ring": the rescuer may not have named
+            // the thread that took over from this one yet
+            turns.resume = false;
+            spares.push(turns);
+            while (!turns.resume)
+                LockSupport.park(this);
+        }
     }
 
     /**
@@ -227,10 +316,14 @@ final class IoUring {
     boolean start(FileDescriptor fd, boolean write, long address, int len, long position,
                   FileDispatcher.Completion completion) {
         Op op = new Op(null, write, completion);
+        if (completions.getAndIncrement() == 0)
+            watch();
         lock.lock();
         try {
-            if (freeCount == 0)
+            if (freeCount == 0) {
+                completions.decrementAndGet();
                 return false;
+            }
             queue(op, IOUtil.fdVal(fd), address, len, position);
         } finally {
             lock.unlock();
@@ -321,13 +414,18 @@ final class IoUring {
     }
 
     // The ring's thread: submits what is queued, waits for a completion,
-    // and completes what it reaps, in turns
-    private void run() {
+    // and completes what it reaps, in turns; returns once another thread
+    // has taken the ring over
+    private void run(Turns turns) {
         long[] userData = new long[4 * slots + 2];
         int[] results = new int[userData.length];
-        Op[] done = new Op[slots];
-        boolean pollWakeup = true;
         for (;;) {
+            // what was reaped, in this turn or by a thread rescued from it
+            Op done;
+            while ((done = reaped.poll()) != null) {
+                if (!complete(done, turns))
+                    return;
+            }
             if (pollWakeup) {
                 lock.lock();
                 try {
@@ -356,7 +454,7 @@ final class IoUring {
             waiting = false;
 
             int count = reap0(ring, userData, results);
-            int m = 0;
+            boolean freed = false, woke = false;
             lock.lock();
             try {
                 for (int i = 0; i < count; i++) {
@@ -364,44 +462,47 @@ final class IoUring {
                     if (ud == CANCEL) {
                         cancels--;
                     } else if (ud == WAKEUP) {
-                        pollWakeup = true;
+                        woke = true;
                     } else {
                         int slot = (int) (ud & ((1 << SLOT_BITS) - 1));
                         Op op = ops[slot];
                         ops[slot] = null;
                         free[freeCount++] = slot;
                         op.result = results[i];
-                        done[m++] = op;
+                        reaped.add(op);
+                        freed = true;
                     }
                 }
-                if (m > 0)
+                if (freed)
                     slotFreed.signalAll();
             } finally {
                 lock.unlock();
             }
-            if (pollWakeup) {
+            if (woke) {
                 try {
                     wakeup.reset();
                 } catch (IOException e) {
                     throw new InternalError(e);
                 }
                 woken.set(false);
-            }
-            for (int i = 0; i < m; i++) {
-                Op op = done[i];
-                done[i] = null;
-                op.done = true;
-                if (op.completion == null) {
-                    LockSupport.unpark(op.waiter);
-                    IoHandoffs.count();
-                } else {
-                    complete(op);
-                }
+                pollWakeup = true;
             }
         }
     }
 
-    private static void complete(Op op) {
+    // Completes op; returns false if another thread took the ring over
+    // while op's completion ran
+    private boolean complete(Op op, Turns turns) {
+        op.done = true;
+        if (op.completion == null) {
+            LockSupport.unpark(op.waiter);
+            IoHandoffs.count();
+            return true;
+        }
+        long t = System.nanoTime();
+        if (t == IDLE || t == RESCUED)
+            t++;
+        turns.completing.set(t);
         int n = 0;
         IOException exc = null;
         try {
@@ -413,8 +514,53 @@ final class IoUring {
             op.completion.completed(n, exc);
         } catch (Throwable e) {
             // the completion's own failure must not stop the ring
-            Thread t = Thread.currentThread();
-            t.getUncaughtExceptionHandler().uncaughtException(t, e);
+            Thread th = Thread.currentThread();
+            th.getUncaughtExceptionHandler().uncaughtException(th, e);
+        } finally {
+            completions.decrementAndGet();
+        }
+        return turns.completing.compareAndSet(t, IDLE);
+    }
+
+    // -- The rescuer
+
+    // Wakes the rescuer, or starts it, as the first completion is outstanding
+    private void watch() {
+        Thread r = rescuer;
+        if (r == null) {
+            synchronized (this) {
+                if ((r = rescuer) == null) {
+                    r = InnocuousThread.newSystemThread("IoUring-Rescuer", this::rescue);
+                    r.setDaemon(true);
+                    rescuer = r;
+                    r.start();
+                    return;
+                }
+            }
+        }
+        if (rescuerParked)
+            LockSupport.unpark(r);
+    }
+
+    // The rescuer's thread: while completions are outstanding, looks every
+    // RESCUE_NANOS / 2 at the ring's thread, and has another take the ring
+    // over from one that has run one completion for longer than RESCUE_NANOS
+    private void rescue() {
+        for (;;) {
+            if (completions.get() == 0) {
+                rescuerParked = true;
+                if (completions.get() == 0)
+                    LockSupport.park(this);
+                rescuerParked = false;
+                continue;
+            }
+            LockSupport.parkNanos(this, RESCUE_NANOS / 2);
+            Turns turns = owner;
+            long t = turns.completing.get();
+            if (t != IDLE && t != RESCUED && System.nanoTime() - t > RESCUE_NANOS
+                    && turns.completing.compareAndSet(t, RESCUED)) {
+                takeOver();
+            }
         }
     }
 

@@ -42,7 +42,12 @@ import sun.nio.ch.FileDispatcher.Completion;
  * FileDispatcher#start}), so that any number can be outstanding without
  * holding a pool thread each.  The caller checks the operation and starts
  * it; the dispatcher's completion thread finishes it, and hands the
- * completion handler to the channel's pool, as the spec requires.
+ * completion handler to the channel's pool, as the spec requires.  A
+ * channel on the JDK's default pool has no such hand-off: the completion
+ * thread counts as one of that pool's threads and runs the handler itself,
+ * and every operation of such a channel is queued, however few are
+ * outstanding, so that a handler that starts the next one starts it on the
+ * thread that will complete it.
  *
  * <p> The channel's close waits, in {@link #awaitIdle}, until every
  * operation started has finished, so its buffers and its file descriptor
@@ -56,17 +61,21 @@ final class AsyncFileIO {
     private final DirectIOAlignment alignment;
     private final FileDispatcher nd;
     private final ExecutorService executor;
+    // the JDK's default pool: handlers run on the completion thread
+    private final boolean inline;
 
     // Operations started and not yet finished; guarded by this
     private int outstanding;
 
     AsyncFileIO(AsynchronousFileChannelImpl channel, FileDescriptor fd,
-                DirectIOAlignment alignment, FileDispatcher nd, ExecutorService executor) {
+                DirectIOAlignment alignment, FileDispatcher nd, ExecutorService executor,
+                boolean defaultPool) {
         this.channel = channel;
         this.fd = fd;
         this.alignment = alignment;
         this.nd = nd;
         this.executor = executor;
+        this.inline = defaultPool;
     }
 
     /**
@@ -167,8 +176,9 @@ final class AsyncFileIO {
             // With few others outstanding, the operation runs on a pool
             // thread, as without the queue: one hand-over between threads,
             // where the queue costs two, to its thread and then to the
-            // pool.  The queue pays off once many operations overlap.
-            if (nd.start(fd, write, address, rem, position, others, this))
+            // pool.  The queue pays off once many operations overlap, or
+            // always where the handler runs on the completion thread.
+            if (nd.start(fd, write, address, rem, position, inline ? Integer.MAX_VALUE : others, this))
                 return;
             Runnable task = () -> {
                 int n = 0;
@@ -227,7 +237,7 @@ final class AsyncFileIO {
         @Override
         public void completed(int n, IOException exc) {
             end();
-            if (handler == null) {
+            if (handler == null || inline) {
                 finish(n, exc);
             } else {
                 try {

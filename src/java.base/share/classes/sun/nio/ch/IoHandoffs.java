@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.LongAdder;
  * package: each time one thread's I/O, or the completion of it, has to be
  * taken up by another thread that must be woken or scheduled for it (a
  * queued I/O's wake-up of the ring's thread, a parked thread unparked by
- * it, a task or completion handler given to a pool).  A hand-off costs a
+ * it, a task or completion handler given to a pool, a take-over of the
+ * ring from a thread that a completion handler holds).  A hand-off costs a
  * wake-up and a cache transfer, so the count per I/O is what the engine's
  * design is judged by: benchmarks and tests read {@link #total()} through
  * reflection.
