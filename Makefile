@@ -117,10 +117,11 @@ test-rdma: images
 
 # Two guests on one virtual link (doc/testing.md, "Two guests"): guest A
 # runs jdk/net/rdmapair against peers in guest B, with loss, partitions, a
-# killed peer and a power-off of B; also part of test-rdio.
+# killed peer and a power-off of B; also part of test-rdio.  PAIR_TESTS
+# names other tests (FILE.java#ID for one @test of a file).
 test-rdma-pair: images
 	@$(INFRA)/rdma-guest/rdma-pair.sh --jdk $(RDIO_CONF_DIR)/images/jdk \
-	    --jtreg $(RDIO_JTREG_HOME) --out $(BUILD)/rdma-pair --tests jdk/net/rdmapair \
+	    --jtreg $(RDIO_JTREG_HOME) --out $(BUILD)/rdma-pair --tests $(or $(PAIR_TESTS),jdk/net/rdmapair) \
 	    $(if $(PAIR_JAVA_OPTS),--java-opts "$(PAIR_JAVA_OPTS)")
 
 # Upstream's socket and channel tests over transparent RDMA in the guest, then
