@@ -445,7 +445,10 @@ public final class RdmaTestLib {
     /**
      * Runs the named cases in order, each in its own thread with a deadline
      * (on expiry it prints every thread's stack and fails that case),
-     * printing each one's time; fails at the end if any failed.
+     * printing each one's time; fails at the end if any failed.  A case
+     * past its deadline cannot be stopped, so the cases after it are not
+     * run but failed: run beside it, they would measure and fail for its
+     * sake.
      */
     public static void runCases(List<Case> cases) throws Exception {
         // a thread of the RDMA implementation that dies says so in the log
@@ -454,7 +457,13 @@ public final class RdmaTestLib {
             e.printStackTrace(System.out);
         });
         List<String> failed = new ArrayList<>();
+        String running = null;      // a case past its deadline
         for (Case c : cases) {
+            if (running != null) {
+                log("--- " + c.name() + " NOT RUN: " + running + " is still running");
+                failed.add(c.name() + " (not run: " + running + " is still running)");
+                continue;
+            }
             long t0 = System.nanoTime();
             log("--- " + c.name());
             Throwable[] failure = new Throwable[1];
@@ -470,6 +479,7 @@ public final class RdmaTestLib {
             if (t.isAlive()) {
                 failure[0] = new AssertionError("not done after " + CASE_TIMEOUT + " s");
                 dumpThreads();
+                running = c.name();
             }
             double secs = (System.nanoTime() - t0) / 1e9;
             if (failure[0] == null) {

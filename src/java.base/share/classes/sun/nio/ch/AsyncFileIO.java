@@ -45,9 +45,9 @@ import sun.nio.ch.FileDispatcher.Completion;
  * completion handler to the channel's pool, as the spec requires.  A
  * channel on the JDK's default pool has no such hand-off: the completion
  * thread counts as one of that pool's threads and runs the handler itself,
- * and every operation of such a channel is queued, however few are
- * outstanding, so that a handler that starts the next one starts it on the
- * thread that will complete it.
+ * and every operation of such a channel that overlaps another is queued,
+ * however few are outstanding, so that a handler that starts the next one
+ * starts it on the thread that will complete it.
  *
  * <p> The channel's close waits, in {@link #awaitIdle}, until every
  * operation started has finished, so its buffers and its file descriptor
@@ -177,8 +177,12 @@ final class AsyncFileIO {
             // thread, as without the queue: one hand-over between threads,
             // where the queue costs two, to its thread and then to the
             // pool.  The queue pays off once many operations overlap, or
-            // always where the handler runs on the completion thread.
-            if (nd.start(fd, write, address, rem, position, inline ? Integer.MAX_VALUE : others, this))
+            // where the handler runs on the completion thread, once one
+            // other does: alone, an operation is done sooner by pread or
+            // pwrite on a pool thread (an io_uring write at depth 1 lost
+            // to pwrite, doc/benchmarks-directio.md).
+            if (nd.start(fd, write, address, rem, position,
+                         (inline && others > 0) ? Integer.MAX_VALUE : others, this))
                 return;
             Runnable task = () -> {
                 int n = 0;
