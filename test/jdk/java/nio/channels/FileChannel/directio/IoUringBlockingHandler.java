@@ -79,8 +79,7 @@ public class IoUringBlockingHandler {
         System.out.println("engine: " + IoUringProbe.expectation().why());
         Path file = DirectIODir.get().resolve("blocking-handler");
         ByteBuffer init = ByteBuffer.allocate(BLOCKS * SIZE);
-        for (int b = 0; b < BLOCKS; b++)
-            init.put(Blocks.of(FILE, b, 1));
+        Blocks.put(init, FILE, 0, BLOCKS, 1);
         Files.write(file, init.array());
 
         try (AsynchronousFileChannel afc = AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT);
@@ -101,8 +100,8 @@ public class IoUringBlockingHandler {
     static void checkBlock(ByteBuffer buf, int n, int block) {
         if (n != SIZE)
             throw new AssertionError("read " + n + " bytes of block " + block);
-        if (!buf.flip().equals(ByteBuffer.wrap(Blocks.of(FILE, block, 1))))
-            throw new AssertionError("block " + block + " differs");
+        if (!Blocks.matches(buf, 0, FILE, block, 1))
+            throw new AssertionError("block " + block + " holds " + Blocks.describe(buf, 0));
     }
 
     // A handler that waits for another read of the same channel

@@ -72,8 +72,7 @@ public class IoUringHandoffs {
         System.out.println("engine: " + ring.why());
         Path file = DirectIODir.get().resolve("handoffs");
         ByteBuffer init = ByteBuffer.allocate(BLOCKS * SIZE);
-        for (int b = 0; b < BLOCKS; b++)
-            init.put(Blocks.of(FILE, b, 1));
+        Blocks.put(init, FILE, 0, BLOCKS, 1);
         Files.write(file, init.array());
 
         try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
@@ -153,7 +152,8 @@ public class IoUringHandoffs {
                         int b = random.nextInt(BLOCKS);
                         int n = fc.read(buf.clear(), (long) b * SIZE);
                         check(n == SIZE, "read " + n + " bytes of block " + b);
-                        check(buf.flip().equals(ByteBuffer.wrap(Blocks.of(FILE, b, 1))), "block " + b + " differs");
+                        if (!Blocks.matches(buf, 0, FILE, b, 1))
+                            throw new AssertionError("block " + b + " holds " + Blocks.describe(buf, 0));
                     }
                 } catch (Throwable e) {
                     synchronized (failures) {
@@ -202,7 +202,8 @@ public class IoUringHandoffs {
         public void completed(Integer n, Integer b) {
             try {
                 check(n == SIZE, "read " + n + " bytes of block " + b);
-                check(buf.flip().equals(ByteBuffer.wrap(Blocks.of(FILE, b, 1))), "block " + b + " differs");
+                if (!Blocks.matches(buf, 0, FILE, b, 1))
+                    throw new AssertionError("block " + b + " holds " + Blocks.describe(buf, 0));
                 if (++done == OPS)
                     end.complete(null);
                 else
