@@ -35,9 +35,13 @@
  *          connection, wake within 10 s with EOF or a SocketException; a
  *          fifth connection, not read until then, still yields the 1000
  *          bytes the peer sent, compared, then EOF or a SocketException.
+ *          Where the library needs RdmaDisconnectWatcher, its thread runs
+ *          while it watches the six and ends within 2 s of the last
+ *          disconnect; where not, it never starts.
  *          Runs in the Soft-RoCE guest (test/infra/rdma-guest/rdma-guest.sh).
  * @requires os.family == "linux"
  * @requires rdio.rdma.device != null
+ * @modules jdk.net/jdk.internal.net.rdma:+open
  * @library /test/lib
  * @run main/othervm/timeout=300 RdmaDeadPeerInCallConnect
  */
@@ -45,6 +49,7 @@
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
@@ -69,6 +74,8 @@ public class RdmaDeadPeerInCallConnect {
     static final int MAX_TRIES = 4000;
     static final int SENT = 1000;       // bytes the peer sends on each connection
     static final long WAKE_MILLIS = 10_000;
+    static final long WATCHER_END_MILLIS = 2_000;
+    static final String WATCHER = "RDMA-Disconnect-Watcher";
     static final byte KEEP = 'k';
 
     public static void main(String[] args) throws Exception {
@@ -153,6 +160,11 @@ public class RdmaDeadPeerInCallConnect {
             RdmaTestLib.awaitFrame(threads.get(3), "RdmaNet", "pollArray0");
             RdmaTestLib.awaitFrame(threads.get(4), "RdmaNet", "pollArray0");
 
+            // the watcher's thread runs exactly where the library needs it
+            boolean unserved = connectUnserved();
+            assertEquals(watcherThreads().isEmpty(), !unserved,
+                    "a thread " + WATCHER + " while six sockets are connected, CONNECT_UNSERVED " + unserved);
+
             List<String> failures = RdmaTestLib.killAndAwait(p, threads, names, kinds, outcomes, WAKE_MILLIS);
 
             // the connection nobody read: the peer's bytes, then the end
@@ -182,6 +194,17 @@ public class RdmaDeadPeerInCallConnect {
                     failures.add("the unread connection, after its bytes: " + e + ", not EOF or a SocketException");
             }
 
+            // every watched socket has had its disconnect: nothing is left
+            // to watch, so the watcher's thread ends
+            long t0 = System.nanoTime();
+            List<Thread> left;
+            while (!(left = watcherThreads()).isEmpty()
+                    && System.nanoTime() - t0 < WATCHER_END_MILLIS * 1_000_000)
+                Thread.sleep(10);   // polling the thread list
+            if (!left.isEmpty())
+                failures.add(WATCHER + " still running " + WATCHER_END_MILLIS
+                        + " ms after the disconnects of every socket it watched");
+
             if (!failures.isEmpty())
                 RdmaTestLib.dumpThreads();
             sel.close();
@@ -193,6 +216,18 @@ public class RdmaDeadPeerInCallConnect {
             for (SocketChannel c : kept)
                 c.close();
         }
+    }
+
+    static boolean connectUnserved() throws Exception {
+        Field f = Class.forName("jdk.internal.net.rdma.RdmaNet").getDeclaredField("CONNECT_UNSERVED");
+        f.setAccessible(true);
+        return f.getBoolean(null);
+    }
+
+    static List<Thread> watcherThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals(WATCHER))
+                .toList();
     }
 
     /**

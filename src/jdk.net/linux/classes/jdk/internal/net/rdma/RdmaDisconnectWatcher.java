@@ -48,7 +48,10 @@ import java.util.function.Consumer;
  * such socket, with poll(2), and its eventfd in slot 0 to be woken for
  * changes.  When a socket's peer disconnects, the native call ends the
  * socket as the service thread would have ({@code disconnected0}), and
- * the owner is told, to wake the socket's waiters.
+ * the owner is told, to wake the socket's waiters.  The thread ends when
+ * no socket is left to watch, and the next watch starts another: a
+ * process that once had such a socket keeps no thread for it, and a
+ * thread's start costs little beside the handshake that needs it.
  *
  * <p> The thread handles a socket holding the socket's call lock
  * ({@link RdmaSocket#beginCall}), under which rclose calls {@link #forget},
@@ -66,7 +69,7 @@ final class RdmaDisconnectWatcher {
     // guarded by this
     private final Map<RdmaSocket, Integer> channels = new HashMap<>();  // socket -> duplicate
     private final List<Integer> unused = new ArrayList<>();  // duplicates to close
-    private Thread thread;
+    private Thread thread;      // null when no socket is watched
 
     // the thread's poll arrays: slot 0 is wakeFd
     private int[] fds = new int[16];
@@ -76,7 +79,7 @@ final class RdmaDisconnectWatcher {
     /**
      * A watcher whose thread, named name, calls onDisconnect with each
      * socket whose peer disconnected.  Its eventfd is made
-     * here, its thread when the first socket is watched.
+     * here, its thread when a socket is watched and none runs.
      */
     RdmaDisconnectWatcher(String name, Consumer<RdmaSocket> onDisconnect) throws IOException {
         this.name = name;
@@ -86,15 +89,16 @@ final class RdmaDisconnectWatcher {
 
     /**
      * Watches the connected rsocket s until its disconnect or
-     * {@link #forget}; starts the thread on first use.
+     * {@link #forget}; starts the thread if none runs.
      */
     void watch(RdmaSocket s) throws IOException {
         int dup = dupChannel0(s.fd);
         synchronized (this) {
             channels.put(s, dup);
             if (thread == null) {
-                thread = RdmaNet.newThread(name, this::run);
-                thread.start();
+                Thread t = RdmaNet.newThread(name, this::run);
+                t.start();      // should it fail, the next watch tries again
+                thread = t;
             }
         }
         RdmaPoller.signal0(wakeFd);
@@ -110,7 +114,7 @@ final class RdmaDisconnectWatcher {
             Integer dup = channels.remove(s);
             if (dup == null)
                 return;
-            if (!thread.isAlive()) {
+            if (thread == null) {
                 RdmaPoller.close0(dup);     // no poll can include it
                 return;
             }
@@ -122,6 +126,8 @@ final class RdmaDisconnectWatcher {
     private void run() {
         for (;;) {
             int n = collect();
+            if (n == 0)
+                return;     // nothing to watch
             try {
                 await0(fds, revents, n);
             } catch (IOException e) {
@@ -140,11 +146,20 @@ final class RdmaDisconnectWatcher {
         }
     }
 
+    /*
+     * Closes the duplicates of forgotten sockets and fills the poll arrays;
+     * returns their length, or 0, having given up the thread, if no socket
+     * is left to watch.
+     */
     private synchronized int collect() {
         if (!unused.isEmpty()) {
             for (int dup : unused)
                 RdmaPoller.close0(dup);
             unused.clear();
+        }
+        if (channels.isEmpty()) {
+            thread = null;
+            return 0;
         }
         int n = channels.size() + 1;
         if (n > fds.length) {
