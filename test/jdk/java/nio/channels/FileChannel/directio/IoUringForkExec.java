@@ -1,0 +1,256 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * @test id=posix_spawn
+ * @summary Processes launched while the io_uring engine has DIRECT reads in
+ *          flight into the parent's buffers: 32 virtual threads reading one
+ *          FileChannel and 64 AsynchronousFileChannel reads outstanding on
+ *          the default pool, while 40 children are started one after
+ *          another with the JDK's default launch mechanism.  Each child
+ *          lists its own /proc/self/fd and holds no io_uring instance and no
+ *          other anonymous descriptor of the parent; the ring's descriptor
+ *          is close-on-exec in the parent; every block the parent reads
+ *          (each into a buffer filled with other bytes first) is the block
+ *          on disk, byte for byte; reads go on while children start; and
+ *          the parent holds one ring after, as before.  About 2 s.
+ * @requires os.family == "linux"
+ * @modules jdk.unsupported jdk.management
+ * @library lib /test/lib
+ * @build DirectIODir IoUringProbe Blocks
+ * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
+ *      -Djdk.lang.Process.launchMechanism=POSIX_SPAWN IoUringForkExec
+ */
+
+/*
+ * @test id=fork
+ * @summary The same with the FORK launch mechanism, where the child starts
+ *          as a copy of the parent's whole address space, the buffers the
+ *          kernel is reading into among it: the reads must land in the
+ *          parent's pages, not in the child's copies.
+ * @requires os.family == "linux"
+ * @modules jdk.unsupported jdk.management
+ * @library lib /test/lib
+ * @build DirectIODir IoUringProbe Blocks
+ * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
+ *      -Djdk.lang.Process.launchMechanism=FORK IoUringForkExec
+ */
+
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousFileChannel;
+import java.nio.channels.CompletionHandler;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.sun.nio.file.ExtendedOpenOption;
+
+import static java.nio.file.StandardOpenOption.*;
+
+public class IoUringForkExec {
+    static final int SIZE = Blocks.SIZE;
+    static final int BLOCKS = 1024;
+    static final int FILE = 3;          // Blocks' file number
+    static final int THREADS = 32;
+    static final int CHAINS = 64;
+    static final int LAUNCHES = 40;
+    static final long WAIT = 10;        // seconds, for a child and for the readers to stop
+    static final byte FILL = (byte) 0xEE;
+    static final int O_CLOEXEC = 02000000;
+
+    static final AtomicLong reads = new AtomicLong();
+    static final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+    static volatile boolean stop;
+
+    public static void main(String[] args) throws Exception {
+        IoUringProbe.Expectation ring = IoUringProbe.expectation();
+        System.out.println("engine: " + ring.why() + "; launch mechanism "
+                + System.getProperty("jdk.lang.Process.launchMechanism"));
+        Path file = DirectIODir.get().resolve("forkexec");
+        ByteBuffer init = ByteBuffer.allocate(BLOCKS * SIZE);
+        Blocks.put(init, FILE, 0, BLOCKS, 1);
+        Files.write(file, init.array());
+
+        try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT);
+             AsynchronousFileChannel afc = AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int seed = t;
+                threads.add(Thread.ofVirtual().start(() -> readLoop(fc, seed)));
+            }
+            AtomicInteger chainsLeft = new AtomicInteger(CHAINS);
+            for (int c = 0; c < CHAINS; c++)
+                new Chain(afc, c, chainsLeft).next();
+            awaitReads(THREADS + CHAINS);
+            ring.check("with the reads under way");
+            checkCloseOnExec();
+
+            int progressed = 0;
+            for (int i = 0; i < LAUNCHES && failures.isEmpty(); i++) {
+                long before = reads.get();
+                launch(i);
+                if (reads.get() > before)
+                    progressed++;
+            }
+
+            stop = true;
+            for (Thread t : threads)
+                check(t.join(Duration.ofSeconds(WAIT)), t + " still reading " + WAIT + " s after the stop");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+            while (chainsLeft.get() > 0 && System.nanoTime() < deadline)
+                Thread.sleep(10);   // polling the chains' count, which handlers lower
+            check(chainsLeft.get() == 0, chainsLeft.get() + " AFC chains still reading " + WAIT + " s after the stop");
+            if (!failures.isEmpty()) {
+                AssertionError e = new AssertionError(failures.size() + " failures; the first is the cause",
+                                                      failures.peek());
+                failures.stream().skip(1).limit(5).forEach(e::addSuppressed);
+                throw e;
+            }
+            System.out.printf("%d launches, reads went on during %d of them; %d blocks read and compared%n",
+                    LAUNCHES, progressed, reads.get());
+            check(progressed >= LAUNCHES / 2, "reads went on during only " + progressed + " of "
+                    + LAUNCHES + " launches: the test did not overlap them");
+            ring.check("after the launches");
+        }
+        Files.delete(file);
+    }
+
+    // Starts a child that lists its descriptors and checks what it holds
+    static void launch(int i) throws Exception {
+        Process p = new ProcessBuilder("ls", "-l", "/proc/self/fd").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        check(p.waitFor(WAIT, TimeUnit.SECONDS), "child " + i + " did not exit within " + WAIT + " s");
+        check(p.exitValue() == 0, "child " + i + " exited with " + p.exitValue() + ":\n" + out);
+        check(out.contains(" 1 -> "), "child " + i + " listed no descriptor 1:\n" + out);
+        if (i == 0)
+            System.out.println("the first child's descriptors:\n" + out);
+        check(!out.contains("anon_inode"), "child " + i + " holds an anonymous descriptor of the parent"
+                + " (io_uring, eventfd or epoll):\n" + out);
+    }
+
+    // The ring's descriptor must not outlive an exec that skips the JDK's
+    // closing of descriptors (a library's own fork and exec)
+    static void checkCloseOnExec() throws Exception {
+        for (String entry : IoUringProbe.ringFds()) {
+            String fd = entry.substring(0, entry.indexOf(' '));
+            String info = Files.readString(Path.of("/proc/self/fdinfo", fd));
+            String flags = info.lines().filter(l -> l.startsWith("flags:")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no flags in /proc/self/fdinfo/" + fd + ":\n" + info));
+            int value = Integer.parseInt(flags.substring("flags:".length()).trim(), 8);
+            System.out.println("io_uring descriptor " + fd + ": " + flags);
+            check((value & O_CLOEXEC) != 0, "io_uring descriptor " + fd + " is not close-on-exec: " + flags);
+        }
+    }
+
+    static void awaitReads(long n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+        while (reads.get() < n && failures.isEmpty() && System.nanoTime() < deadline)
+            Thread.sleep(10);   // polling the readers' count
+        check(failures.isEmpty() && reads.get() >= n, reads.get() + " reads within " + WAIT
+                + " s, fewer than " + n + (failures.isEmpty() ? "" : "; failed: " + failures.peek()));
+    }
+
+    static void check(boolean ok, String message) {
+        if (!ok)
+            throw new AssertionError(message);
+    }
+
+    static ByteBuffer buffer() {
+        return ByteBuffer.allocateDirect(2 * SIZE).alignedSlice(SIZE).slice(0, SIZE);
+    }
+
+    // Fills buf with bytes no block holds, so that a read that does not
+    // land in it is seen
+    static ByteBuffer spoil(ByteBuffer buf) {
+        for (int i = 0; i < SIZE; i++)
+            buf.put(i, FILL);
+        return buf.clear();
+    }
+
+    // Compares what a read of block b put in buf
+    static void verify(ByteBuffer buf, int n, int b) {
+        if (n != SIZE)
+            failures.add(new AssertionError("read " + n + " bytes of block " + b));
+        else if (!Blocks.matches(buf, 0, FILE, b, 1))
+            failures.add(new AssertionError("block " + b + " read as " + Blocks.describe(buf, 0)));
+        else
+            reads.incrementAndGet();
+    }
+
+    static void readLoop(FileChannel fc, int seed) {
+        ByteBuffer buf = buffer();
+        SplittableRandom random = new SplittableRandom(seed);
+        try {
+            while (!stop && failures.isEmpty()) {
+                int b = random.nextInt(BLOCKS);
+                verify(buf, fc.read(spoil(buf), (long) b * SIZE), b);
+            }
+        } catch (Throwable e) {
+            failures.add(e);
+        }
+    }
+
+    // A chain of reads, each started by the handler of the last, until stop
+    static final class Chain implements CompletionHandler<Integer, Integer> {
+        final AsynchronousFileChannel afc;
+        final ByteBuffer buf = buffer();
+        final SplittableRandom random;
+        final AtomicInteger left;
+
+        Chain(AsynchronousFileChannel afc, int seed, AtomicInteger left) {
+            this.afc = afc;
+            this.random = new SplittableRandom(1000 + seed);
+            this.left = left;
+        }
+
+        void next() {
+            if (stop || !failures.isEmpty()) {
+                left.decrementAndGet();
+                return;
+            }
+            int b = random.nextInt(BLOCKS);
+            afc.read(spoil(buf), (long) b * SIZE, b, this);
+        }
+
+        @Override
+        public void completed(Integer n, Integer b) {
+            verify(buf, n, b);
+            next();
+        }
+
+        @Override
+        public void failed(Throwable e, Integer b) {
+            failures.add(new AssertionError("read of block " + b + " failed", e));
+            left.decrementAndGet();
+        }
+    }
+}
