@@ -38,7 +38,7 @@
  * @requires os.family == "linux"
  * @modules jdk.unsupported
  * @library lib /test/lib
- * @build DirectIODir IoUringProbe Blocks
+ * @build DirectIODir IoUringProbe Blocks ReadChain
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true IoUringBlockingHandler
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=false IoUringBlockingHandler
  */
@@ -93,26 +93,19 @@ public class IoUringBlockingHandler {
             throw new AssertionError("a read failed", failures.peek());
     }
 
-    static ByteBuffer buffer() {
-        return ByteBuffer.allocateDirect(2 * SIZE).alignedSlice(SIZE).slice(0, SIZE);
-    }
-
     static void checkBlock(ByteBuffer buf, int n, int block) {
-        if (n != SIZE)
-            throw new AssertionError("read " + n + " bytes of block " + block);
-        if (!Blocks.matches(buf, 0, FILE, block, 1))
-            throw new AssertionError("block " + block + " holds " + Blocks.describe(buf, 0));
+        Blocks.check(buf, n, FILE, block, 1);
     }
 
     // A handler that waits for another read of the same channel
     static void waitInHandler(AsynchronousFileChannel afc) throws Exception {
         CompletableFuture<Void> end = new CompletableFuture<>();
-        ByteBuffer first = buffer();
+        ByteBuffer first = Blocks.aligned(SIZE);
         afc.read(first, 3L * SIZE, null, new CompletionHandler<Integer, Void>() {
             public void completed(Integer n, Void a) {
                 try {
                     checkBlock(first, n, 3);
-                    ByteBuffer second = buffer();
+                    ByteBuffer second = Blocks.aligned(SIZE);
                     int got = afc.read(second, 7L * SIZE).get(WAIT, TimeUnit.SECONDS);
                     checkBlock(second, got, 7);
                     end.complete(null);
@@ -131,31 +124,47 @@ public class IoUringBlockingHandler {
     // One handler sleeps while other chains and virtual threads read on
     static void sleepInHandler(AsynchronousFileChannel afc, AsynchronousFileChannel other,
                                FileChannel fc) throws Exception {
-        List<CountDownLatch> stopped = new ArrayList<>();
-        for (int c = 0; c < 8; c++)
-            stopped.add(new Chain(c % 2 == 0 ? afc : other, c).start());
+        List<ReadChain> chains = new ArrayList<>();
+        List<CompletableFuture<Long>> stopped = new ArrayList<>();
+        for (int c = 0; c < 8; c++) {
+            ReadChain chain = new ReadChain(c % 2 == 0 ? afc : other, FILE, BLOCKS, 100 + c, Long.MAX_VALUE, false);
+            chains.add(chain);
+            stopped.add(chain.start());
+        }
         List<Thread> threads = new ArrayList<>();
+        CountDownLatch threadsReading = new CountDownLatch(32);
         for (int t = 0; t < 32; t++) {
             int seed = t;
             threads.add(Thread.ofVirtual().start(() -> {
-                ByteBuffer buf = buffer();
+                ByteBuffer buf = Blocks.aligned(SIZE);
                 SplittableRandom random = new SplittableRandom(seed);
                 try {
-                    while (running) {
+                    for (boolean first = true; running; first = false) {
                         int b = random.nextInt(BLOCKS);
                         checkBlock(buf.clear(), fc.read(buf, (long) b * SIZE), b);
                         last.set(System.nanoTime());
+                        if (first)
+                            threadsReading.countDown();
                     }
                 } catch (Throwable e) {
                     failures.add(e);
                 }
             }));
         }
-        Thread.sleep(200);      // every chain and thread under way
+        // every chain and thread under way
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+        while (chains.stream().anyMatch(c -> c.reads() == 0) && System.nanoTime() < deadline)
+            Thread.sleep(10);   // polling the chains' counts
+        for (CompletableFuture<Long> f : stopped) {
+            if (f.isDone())
+                f.join();   // a chain that failed: its failure
+        }
+        if (chains.stream().anyMatch(c -> c.reads() == 0) || !threadsReading.await(WAIT, TimeUnit.SECONDS))
+            throw new AssertionError("the chains and threads did not all read within " + WAIT + " s");
 
         CountDownLatch slept = new CountDownLatch(1);
         long[] gap = new long[1];
-        ByteBuffer buf = buffer();
+        ByteBuffer buf = Blocks.aligned(SIZE);
         afc.read(buf, 5L * SIZE, null, new CompletionHandler<Integer, Void>() {
             public void completed(Integer n, Void a) {
                 try {
@@ -165,7 +174,7 @@ public class IoUringBlockingHandler {
                     // sample the others' progress while this handler blocks
                     for (long now; (now = System.nanoTime()) < end; ) {
                         Thread.sleep(10);
-                        gap[0] = Math.max(gap[0], System.nanoTime() - last.get());
+                        gap[0] = Math.max(gap[0], System.nanoTime() - lastOf(chains));
                     }
                 } catch (Throwable e) {
                     failures.add(e);
@@ -181,10 +190,8 @@ public class IoUringBlockingHandler {
         if (!slept.await(WAIT, TimeUnit.SECONDS))
             throw new AssertionError("the sleeping handler did not end");
         running = false;
-        for (CountDownLatch l : stopped) {
-            if (!l.await(WAIT, TimeUnit.SECONDS))
-                throw new AssertionError("a chain did not stop");
-        }
+        chains.forEach(ReadChain::stop);
+        CompletableFuture.allOf(stopped.toArray(CompletableFuture[]::new)).get(WAIT, TimeUnit.SECONDS);
         for (Thread t : threads) {
             if (!t.join(java.time.Duration.ofSeconds(WAIT)))
                 throw new AssertionError(t + " did not stop");
@@ -197,46 +204,11 @@ public class IoUringBlockingHandler {
                     + " stopped for " + gapMillis + " ms (at most " + GAP_MILLIS + " allowed)");
     }
 
-    // Reads of random blocks, each issued by the handler of the last
-    static final class Chain implements CompletionHandler<Integer, Integer> {
-        final AsynchronousFileChannel afc;
-        final ByteBuffer buf = buffer();
-        final SplittableRandom random;
-        final CountDownLatch stopped = new CountDownLatch(1);
-
-        Chain(AsynchronousFileChannel afc, int seed) {
-            this.afc = afc;
-            this.random = new SplittableRandom(100 + seed);
-        }
-
-        CountDownLatch start() {
-            next();
-            return stopped;
-        }
-
-        void next() {
-            if (!running) {
-                stopped.countDown();
-                return;
-            }
-            int b = random.nextInt(BLOCKS);
-            afc.read(buf.clear(), (long) b * SIZE, b, this);
-        }
-
-        public void completed(Integer n, Integer b) {
-            try {
-                checkBlock(buf, n, b);
-                last.set(System.nanoTime());
-                next();
-            } catch (Throwable e) {
-                failures.add(e);
-                stopped.countDown();
-            }
-        }
-
-        public void failed(Throwable e, Integer b) {
-            failures.add(e);
-            stopped.countDown();
-        }
+    // nanoTime of the last completion of the other chains and the threads
+    static long lastOf(List<ReadChain> chains) {
+        long t = last.get();
+        for (ReadChain c : chains)
+            t = Math.max(t, c.lastNanos());
+        return t;
     }
 }

@@ -142,10 +142,6 @@ public class IoUringCloseInterrupt {
         return System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
     }
 
-    static ByteBuffer aligned(int size) {
-        return ByteBuffer.allocateDirect(size + SIZE).alignedSlice(SIZE).slice(0, size);
-    }
-
     static void join(Thread t, String what) throws InterruptedException {
         if (!t.join(Duration.ofSeconds(WAIT))) {
             IoUringProbe.dumpThreads(what);
@@ -232,7 +228,7 @@ public class IoUringCloseInterrupt {
                 calls[i] = new AtomicInteger();
                 boolean write = i % 2 == 1;
                 boolean viaHandler = viaHandler(i);
-                ByteBuffer buf = bufs[i] = (i % 3 == 0) ? ByteBuffer.allocate(SIZE) : aligned(SIZE);
+                ByteBuffer buf = bufs[i] = (i % 3 == 0) ? ByteBuffer.allocate(SIZE) : Blocks.aligned(SIZE);
                 long block = i;
                 if (write)
                     buf.put(Blocks.of(rounds, block, 2)).flip();
@@ -377,7 +373,7 @@ public class IoUringCloseInterrupt {
 
         public void run() {
             SplittableRandom rnd = new SplittableRandom(id * 31L + index);
-            ByteBuffer direct = aligned(REGION * SIZE);
+            ByteBuffer direct = Blocks.aligned(REGION * SIZE);
             ByteBuffer heap = ByteBuffer.allocate(REGION * SIZE);
             try {
                 while (true) {
@@ -533,7 +529,7 @@ public class IoUringCloseInterrupt {
             // written before the close: generation 2 of every block, with DIRECT on a virtual thread
             Thread writer = Thread.ofVirtual().start(() -> {
                 try {
-                    ByteBuffer buf = aligned(REGION * SIZE);
+                    ByteBuffer buf = Blocks.aligned(REGION * SIZE);
                     for (int r = 0; r < THREADS; r++) {
                         buf.clear();
                         Blocks.put(buf, id, (long) r * REGION, REGION, 2);

@@ -267,10 +267,6 @@ public class IoUringFallback {
         }
     }
 
-    static ByteBuffer aligned(int size) {
-        return ByteBuffer.allocateDirect(size + SIZE).alignedSlice(SIZE).slice(0, size);
-    }
-
     static final int OPS = 256;
 
     // 256 writes outstanding, then 256 reads, each counted once, every block compared
@@ -281,7 +277,7 @@ public class IoUringFallback {
                                                                        ExtendedOpenOption.DIRECT)) {
             List<Future<Integer>> writes = new ArrayList<>();
             for (int b = 0; b < OPS; b++) {
-                ByteBuffer buf = (b % 2 == 0) ? aligned(SIZE) : ByteBuffer.allocate(SIZE);
+                ByteBuffer buf = (b % 2 == 0) ? Blocks.aligned(SIZE) : ByteBuffer.allocate(SIZE);
                 writes.add(ch.write(buf.put(Blocks.of(ID, b, 1)).flip(), (long) b * SIZE));
             }
             for (int b = 0; b < OPS; b++) {
@@ -310,7 +306,7 @@ public class IoUringFallback {
                 }
             };
             for (int b = 0; b < OPS; b++) {
-                bufs[b] = (b % 2 == 1) ? aligned(SIZE) : ByteBuffer.allocate(SIZE);
+                bufs[b] = (b % 2 == 1) ? Blocks.aligned(SIZE) : ByteBuffer.allocate(SIZE);
                 ch.read(bufs[b], (long) b * SIZE, b, handler);
             }
             if (!done.await(WAIT, TimeUnit.SECONDS)) {
@@ -346,7 +342,7 @@ public class IoUringFallback {
                 Runnable task = () -> {
                     try {
                         long first = (long) index * REGION;
-                        ByteBuffer buf = (index % 2 == 0) ? aligned(REGION * SIZE) : ByteBuffer.allocate(REGION * SIZE);
+                        ByteBuffer buf = (index % 2 == 0) ? Blocks.aligned(REGION * SIZE) : ByteBuffer.allocate(REGION * SIZE);
                         for (int gen = 1; gen <= 2; gen++) {
                             buf.clear();
                             Blocks.put(buf, ID, first, REGION, gen);

@@ -37,7 +37,7 @@
  * @requires os.family == "linux"
  * @modules jdk.unsupported jdk.management
  * @library lib /test/lib
- * @build DirectIODir IoUringProbe Blocks
+ * @build DirectIODir IoUringProbe Blocks ReadChain
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
  *      -Djdk.lang.Process.launchMechanism=POSIX_SPAWN IoUringForkExec
  */
@@ -51,14 +51,13 @@
  * @requires os.family == "linux"
  * @modules jdk.unsupported jdk.management
  * @library lib /test/lib
- * @build DirectIODir IoUringProbe Blocks
+ * @build DirectIODir IoUringProbe Blocks ReadChain
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
  *      -Djdk.lang.Process.launchMechanism=FORK IoUringForkExec
  */
 
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
-import java.nio.channels.CompletionHandler;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,9 +66,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import com.sun.nio.file.ExtendedOpenOption;
@@ -84,10 +85,9 @@ public class IoUringForkExec {
     static final int CHAINS = 64;
     static final int LAUNCHES = 40;
     static final long WAIT = 10;        // seconds, for a child and for the readers to stop
-    static final byte FILL = (byte) 0xEE;
     static final int O_CLOEXEC = 02000000;
 
-    static final AtomicLong reads = new AtomicLong();
+    static final AtomicLong reads = new AtomicLong();   // the threads' reads
     static final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     static volatile boolean stop;
 
@@ -107,28 +107,36 @@ public class IoUringForkExec {
                 int seed = t;
                 threads.add(Thread.ofVirtual().start(() -> readLoop(fc, seed)));
             }
-            AtomicInteger chainsLeft = new AtomicInteger(CHAINS);
-            for (int c = 0; c < CHAINS; c++)
-                new Chain(afc, c, chainsLeft).next();
-            awaitReads(THREADS + CHAINS);
+            List<ReadChain> chains = new ArrayList<>();
+            List<CompletableFuture<Long>> ends = new ArrayList<>();
+            for (int c = 0; c < CHAINS; c++) {
+                ReadChain chain = new ReadChain(afc, FILE, BLOCKS, 1000 + c, Long.MAX_VALUE, true);
+                chains.add(chain);
+                ends.add(chain.start());
+            }
+            awaitReads(chains, THREADS + CHAINS);
             ring.check("with the reads under way");
             checkCloseOnExec();
 
             int progressed = 0;
             for (int i = 0; i < LAUNCHES && failures.isEmpty(); i++) {
-                long before = reads.get();
+                long before = reads(chains);
                 launch(i);
-                if (reads.get() > before)
+                if (reads(chains) > before)
                     progressed++;
             }
 
             stop = true;
+            chains.forEach(ReadChain::stop);
             for (Thread t : threads)
                 check(t.join(Duration.ofSeconds(WAIT)), t + " still reading " + WAIT + " s after the stop");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
-            while (chainsLeft.get() > 0 && System.nanoTime() < deadline)
-                Thread.sleep(10);   // polling the chains' count, which handlers lower
-            check(chainsLeft.get() == 0, chainsLeft.get() + " AFC chains still reading " + WAIT + " s after the stop");
+            try {
+                CompletableFuture.allOf(ends.toArray(CompletableFuture[]::new)).get(WAIT, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                failures.add(e.getCause());
+            } catch (TimeoutException e) {
+                failures.add(new AssertionError("AFC chains still reading " + WAIT + " s after the stop"));
+            }
             if (!failures.isEmpty()) {
                 AssertionError e = new AssertionError(failures.size() + " failures; the first is the cause",
                                                       failures.peek());
@@ -136,7 +144,7 @@ public class IoUringForkExec {
                 throw e;
             }
             System.out.printf("%d launches, reads went on during %d of them; %d blocks read and compared%n",
-                    LAUNCHES, progressed, reads.get());
+                    LAUNCHES, progressed, reads(chains));
             check(progressed >= LAUNCHES / 2, "reads went on during only " + progressed + " of "
                     + LAUNCHES + " launches: the test did not overlap them");
             ring.check("after the launches");
@@ -171,11 +179,19 @@ public class IoUringForkExec {
         }
     }
 
-    static void awaitReads(long n) throws InterruptedException {
+    // the blocks read and compared so far, by the threads and the chains
+    static long reads(List<ReadChain> chains) {
+        long n = reads.get();
+        for (ReadChain c : chains)
+            n += c.reads();
+        return n;
+    }
+
+    static void awaitReads(List<ReadChain> chains, long n) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
-        while (reads.get() < n && failures.isEmpty() && System.nanoTime() < deadline)
-            Thread.sleep(10);   // polling the readers' count
-        check(failures.isEmpty() && reads.get() >= n, reads.get() + " reads within " + WAIT
+        while (reads(chains) < n && failures.isEmpty() && System.nanoTime() < deadline)
+            Thread.sleep(10);   // polling the readers' counts
+        check(failures.isEmpty() && reads(chains) >= n, reads(chains) + " reads within " + WAIT
                 + " s, fewer than " + n + (failures.isEmpty() ? "" : "; failed: " + failures.peek()));
     }
 
@@ -184,73 +200,18 @@ public class IoUringForkExec {
             throw new AssertionError(message);
     }
 
-    static ByteBuffer buffer() {
-        return ByteBuffer.allocateDirect(2 * SIZE).alignedSlice(SIZE).slice(0, SIZE);
-    }
-
-    // Fills buf with bytes no block holds, so that a read that does not
-    // land in it is seen
-    static ByteBuffer spoil(ByteBuffer buf) {
-        for (int i = 0; i < SIZE; i++)
-            buf.put(i, FILL);
-        return buf.clear();
-    }
-
-    // Compares what a read of block b put in buf
-    static void verify(ByteBuffer buf, int n, int b) {
-        if (n != SIZE)
-            failures.add(new AssertionError("read " + n + " bytes of block " + b));
-        else if (!Blocks.matches(buf, 0, FILE, b, 1))
-            failures.add(new AssertionError("block " + b + " read as " + Blocks.describe(buf, 0)));
-        else
-            reads.incrementAndGet();
-    }
-
+    // DIRECT reads of random blocks, each into a spoiled buffer, until stop
     static void readLoop(FileChannel fc, int seed) {
-        ByteBuffer buf = buffer();
+        ByteBuffer buf = Blocks.aligned(SIZE);
         SplittableRandom random = new SplittableRandom(seed);
         try {
             while (!stop && failures.isEmpty()) {
                 int b = random.nextInt(BLOCKS);
-                verify(buf, fc.read(spoil(buf), (long) b * SIZE), b);
+                Blocks.check(buf, fc.read(Blocks.spoil(buf), (long) b * SIZE), FILE, b, 1);
+                reads.incrementAndGet();
             }
         } catch (Throwable e) {
             failures.add(e);
-        }
-    }
-
-    // A chain of reads, each started by the handler of the last, until stop
-    static final class Chain implements CompletionHandler<Integer, Integer> {
-        final AsynchronousFileChannel afc;
-        final ByteBuffer buf = buffer();
-        final SplittableRandom random;
-        final AtomicInteger left;
-
-        Chain(AsynchronousFileChannel afc, int seed, AtomicInteger left) {
-            this.afc = afc;
-            this.random = new SplittableRandom(1000 + seed);
-            this.left = left;
-        }
-
-        void next() {
-            if (stop || !failures.isEmpty()) {
-                left.decrementAndGet();
-                return;
-            }
-            int b = random.nextInt(BLOCKS);
-            afc.read(spoil(buf), (long) b * SIZE, b, this);
-        }
-
-        @Override
-        public void completed(Integer n, Integer b) {
-            verify(buf, n, b);
-            next();
-        }
-
-        @Override
-        public void failed(Throwable e, Integer b) {
-            failures.add(new AssertionError("read of block " + b + " failed", e));
-            left.decrementAndGet();
         }
     }
 }

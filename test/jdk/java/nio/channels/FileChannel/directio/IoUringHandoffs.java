@@ -36,13 +36,12 @@
  * @requires os.family == "linux"
  * @modules java.base/sun.nio.ch jdk.unsupported
  * @library lib /test/lib
- * @build DirectIODir IoUringProbe Blocks
+ * @build DirectIODir IoUringProbe Blocks ReadChain
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true IoUringHandoffs
  */
 
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousFileChannel;
-import java.nio.channels.CompletionHandler;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,15 +144,12 @@ public class IoUringHandoffs {
         for (int t = 0; t < count; t++) {
             int seed = t;
             Runnable r = () -> {
-                ByteBuffer buf = ByteBuffer.allocateDirect(2 * SIZE).alignedSlice(SIZE).slice(0, SIZE);
+                ByteBuffer buf = Blocks.aligned(SIZE);
                 SplittableRandom random = new SplittableRandom(seed);
                 try {
                     for (int i = 0; i < OPS; i++) {
                         int b = random.nextInt(BLOCKS);
-                        int n = fc.read(buf.clear(), (long) b * SIZE);
-                        check(n == SIZE, "read " + n + " bytes of block " + b);
-                        if (!Blocks.matches(buf, 0, FILE, b, 1))
-                            throw new AssertionError("block " + b + " holds " + Blocks.describe(buf, 0));
+                        Blocks.check(buf, fc.read(buf.clear(), (long) b * SIZE), FILE, b, 1);
                     }
                 } catch (Throwable e) {
                     synchronized (failures) {
@@ -171,51 +167,9 @@ public class IoUringHandoffs {
 
     // count chains of OPS reads, each issued by the completion handler of the last
     static void chains(AsynchronousFileChannel afc, int count) throws Exception {
-        List<CompletableFuture<Void>> ends = new ArrayList<>();
-        for (int c = 0; c < count; c++) {
-            CompletableFuture<Void> end = new CompletableFuture<>();
-            ends.add(end);
-            new Chain(afc, c, end).next();
-        }
+        List<CompletableFuture<Long>> ends = new ArrayList<>();
+        for (int c = 0; c < count; c++)
+            ends.add(new ReadChain(afc, FILE, BLOCKS, 1000 + c, OPS, false).start());
         CompletableFuture.allOf(ends.toArray(CompletableFuture[]::new)).get(WAIT, TimeUnit.SECONDS);
-    }
-
-    static final class Chain implements CompletionHandler<Integer, Integer> {
-        final AsynchronousFileChannel afc;
-        final ByteBuffer buf = ByteBuffer.allocateDirect(2 * SIZE).alignedSlice(SIZE).slice(0, SIZE);
-        final SplittableRandom random;
-        final CompletableFuture<Void> end;
-        int done;
-
-        Chain(AsynchronousFileChannel afc, int seed, CompletableFuture<Void> end) {
-            this.afc = afc;
-            this.random = new SplittableRandom(1000 + seed);
-            this.end = end;
-        }
-
-        void next() {
-            int b = random.nextInt(BLOCKS);
-            afc.read(buf.clear(), (long) b * SIZE, b, this);
-        }
-
-        @Override
-        public void completed(Integer n, Integer b) {
-            try {
-                check(n == SIZE, "read " + n + " bytes of block " + b);
-                if (!Blocks.matches(buf, 0, FILE, b, 1))
-                    throw new AssertionError("block " + b + " holds " + Blocks.describe(buf, 0));
-                if (++done == OPS)
-                    end.complete(null);
-                else
-                    next();
-            } catch (Throwable e) {
-                end.completeExceptionally(e);
-            }
-        }
-
-        @Override
-        public void failed(Throwable e, Integer b) {
-            end.completeExceptionally(e);
-        }
     }
 }

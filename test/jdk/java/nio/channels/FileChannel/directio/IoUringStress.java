@@ -148,10 +148,6 @@ public class IoUringStress {
             t.printStackTrace(System.out);
     }
 
-    static ByteBuffer aligned(int size) {
-        return ByteBuffer.allocateDirect(size + SIZE).alignedSlice(SIZE).slice(0, size);
-    }
-
     public static void main(String[] args) throws Exception {
         Path dir = DirectIODir.get();
         List<String> before = IoUringProbe.ringFds();
@@ -324,7 +320,7 @@ public class IoUringStress {
         public void run() {
             try {
                 SplittableRandom rnd = new SplittableRandom(index * 7919L + 1);
-                ByteBuffer direct = aligned(REGION * SIZE);
+                ByteBuffer direct = Blocks.aligned(REGION * SIZE);
                 ByteBuffer heap = ByteBuffer.allocate(REGION * SIZE);
                 write(0, REGION, direct);
                 while (System.nanoTime() < deadline && errors.get() == 0) {
@@ -481,7 +477,7 @@ public class IoUringStress {
         final long first;
         final long[] gen = new long[SLOT];
         final SplittableRandom rnd;
-        final ByteBuffer direct = aligned(SLOT * SIZE);
+        final ByteBuffer direct = Blocks.aligned(SLOT * SIZE);
         final ByteBuffer heap = ByteBuffer.allocate(SLOT * SIZE);
         boolean started;
         long writes, reads;
@@ -597,7 +593,7 @@ public class IoUringStress {
         long[] gens = workers.gens();
         Thread t = Thread.ofVirtual().start(() -> {
             try {
-                ByteBuffer buf = aligned(REGION * SIZE);
+                ByteBuffer buf = Blocks.aligned(REGION * SIZE);
                 for (int r = 0; r < gens.length / REGION; r++) {
                     buf.clear();
                     long pos = (long) r * REGION * SIZE;
@@ -622,7 +618,7 @@ public class IoUringStress {
         List<Future<Integer>> futures = new ArrayList<>();
         List<ByteBuffer> bufs = new ArrayList<>();
         for (int s = 0; s < OUTSTANDING; s++) {
-            ByteBuffer buf = (s % 2 == 0) ? aligned(SLOT * SIZE) : ByteBuffer.allocate(SLOT * SIZE);
+            ByteBuffer buf = (s % 2 == 0) ? Blocks.aligned(SLOT * SIZE) : ByteBuffer.allocate(SLOT * SIZE);
             bufs.add(buf);
             futures.add(afc.read(buf, (long) s * SLOT * SIZE));
         }

@@ -91,6 +91,33 @@ public final class Blocks {
         return ByteBuffer.wrap(of(file, block, gen)).mismatch(buf.slice(index, SIZE)) < 0;
     }
 
+    /**
+     * Fails unless a read of block {@code block} that returned n filled
+     * buf from index 0 with that block at generation {@code gen}, saying
+     * what it holds instead.
+     */
+    public static void check(ByteBuffer buf, int n, int file, long block, long gen) {
+        if (n != SIZE)
+            throw new AssertionError("read " + n + " bytes of block " + block + ", not " + SIZE);
+        if (!matches(buf, 0, file, block, gen))
+            throw new AssertionError("block " + block + " holds " + describe(buf, 0));
+    }
+
+    /** A direct buffer of size bytes whose address is a multiple of SIZE, as DIRECT I/O needs. */
+    public static ByteBuffer aligned(int size) {
+        return ByteBuffer.allocateDirect(size + SIZE).alignedSlice(SIZE).slice(0, size);
+    }
+
+    /**
+     * Fills buf with bytes that no block holds and clears it, so that a
+     * read whose data does not land in it is seen.
+     */
+    public static ByteBuffer spoil(ByteBuffer buf) {
+        for (int i = 0; i < buf.capacity(); i++)
+            buf.put(i, (byte) 0xEE);
+        return buf.clear();
+    }
+
     /** What the SIZE bytes of buf at index (absolute) hold, for a failure's message. */
     public static String describe(ByteBuffer buf, int index) {
         byte[] a = new byte[SIZE];
