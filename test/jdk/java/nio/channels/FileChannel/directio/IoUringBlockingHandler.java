@@ -77,10 +77,7 @@ public class IoUringBlockingHandler {
 
     public static void main(String[] args) throws Exception {
         System.out.println("engine: " + IoUringProbe.expectation().why());
-        Path file = DirectIODir.get().resolve("blocking-handler");
-        ByteBuffer init = ByteBuffer.allocate(BLOCKS * SIZE);
-        Blocks.put(init, FILE, 0, BLOCKS, 1);
-        Files.write(file, init.array());
+        Path file = Blocks.create(DirectIODir.get().resolve("blocking-handler"), FILE, BLOCKS);
 
         try (AsynchronousFileChannel afc = AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT);
              AsynchronousFileChannel other = AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT);

@@ -95,10 +95,7 @@ public class IoUringForkExec {
         IoUringProbe.Expectation ring = IoUringProbe.expectation();
         System.out.println("engine: " + ring.why() + "; launch mechanism "
                 + System.getProperty("jdk.lang.Process.launchMechanism"));
-        Path file = DirectIODir.get().resolve("forkexec");
-        ByteBuffer init = ByteBuffer.allocate(BLOCKS * SIZE);
-        Blocks.put(init, FILE, 0, BLOCKS, 1);
-        Files.write(file, init.array());
+        Path file = Blocks.create(DirectIODir.get().resolve("forkexec"), FILE, BLOCKS);
 
         try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT);
              AsynchronousFileChannel afc = AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {

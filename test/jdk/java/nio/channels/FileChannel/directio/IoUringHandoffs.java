@@ -69,10 +69,7 @@ public class IoUringHandoffs {
     public static void main(String[] args) throws Exception {
         IoUringProbe.Expectation ring = IoUringProbe.expectation();
         System.out.println("engine: " + ring.why());
-        Path file = DirectIODir.get().resolve("handoffs");
-        ByteBuffer init = ByteBuffer.allocate(BLOCKS * SIZE);
-        Blocks.put(init, FILE, 0, BLOCKS, 1);
-        Files.write(file, init.array());
+        Path file = Blocks.create(DirectIODir.get().resolve("handoffs"), FILE, BLOCKS);
 
         try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
             long n = count("platform threads", 4 * OPS, () -> threads(fc, 4, false));

@@ -21,10 +21,13 @@
  * questions.
  */
 
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
 /**
@@ -101,6 +104,16 @@ public final class Blocks {
             throw new AssertionError("read " + n + " bytes of block " + block + ", not " + SIZE);
         if (!matches(buf, 0, file, block, gen))
             throw new AssertionError("block " + block + " holds " + describe(buf, 0));
+    }
+
+    /**
+     * Writes a new file at path holding blocks 0 to count - 1 of file
+     * number {@code file} at generation 1, and returns path.
+     */
+    public static Path create(Path path, int file, int count) throws IOException {
+        ByteBuffer all = ByteBuffer.allocate(count * SIZE);
+        put(all, file, 0, count, 1);
+        return Files.write(path, all.array());
     }
 
     /** A direct buffer of size bytes whose address is a multiple of SIZE, as DIRECT I/O needs. */
