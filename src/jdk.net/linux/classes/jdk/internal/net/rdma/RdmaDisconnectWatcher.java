@@ -69,7 +69,7 @@ final class RdmaDisconnectWatcher {
     // guarded by this
     private final Map<RdmaSocket, Integer> channels = new HashMap<>();  // socket -> duplicate
     private final List<Integer> unused = new ArrayList<>();  // duplicates to close
-    private Thread thread;      // null when no socket is watched
+    private Thread thread;      // null when no socket is watched; dead if it failed
 
     // the thread's poll arrays: slot 0 is wakeFd
     private int[] fds = new int[16];
@@ -95,7 +95,7 @@ final class RdmaDisconnectWatcher {
         int dup = dupChannel0(s.fd);
         synchronized (this) {
             channels.put(s, dup);
-            if (thread == null) {
+            if (thread == null || !thread.isAlive()) {
                 Thread t = RdmaNet.newThread(name, this::run);
                 t.start();      // should it fail, the next watch tries again
                 thread = t;
@@ -114,7 +114,7 @@ final class RdmaDisconnectWatcher {
             Integer dup = channels.remove(s);
             if (dup == null)
                 return;
-            if (thread == null) {
+            if (thread == null || !thread.isAlive()) {
                 RdmaPoller.close0(dup);     // no poll can include it
                 return;
             }
