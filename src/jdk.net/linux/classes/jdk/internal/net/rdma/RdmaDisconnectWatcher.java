@@ -95,7 +95,7 @@ final class RdmaDisconnectWatcher {
         int dup = dupChannel0(s.fd);
         synchronized (this) {
             channels.put(s, dup);
-            if (thread == null || !thread.isAlive()) {
+            if (!threadRuns()) {
                 Thread t = RdmaNet.newThread(name, this::run);
                 t.start();      // should it fail, the next watch tries again
                 thread = t;
@@ -114,13 +114,18 @@ final class RdmaDisconnectWatcher {
             Integer dup = channels.remove(s);
             if (dup == null)
                 return;
-            if (thread == null || !thread.isAlive()) {
+            if (!threadRuns()) {
                 RdmaPoller.close0(dup);     // no poll can include it
                 return;
             }
             unused.add(dup);
         }
         RdmaPoller.signal0(wakeFd);
+    }
+
+    // whether a thread watches; guarded by this
+    private boolean threadRuns() {
+        return thread != null && thread.isAlive();
     }
 
     private void run() {
