@@ -49,7 +49,6 @@
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
@@ -161,7 +160,7 @@ public class RdmaDeadPeerInCallConnect {
             RdmaTestLib.awaitFrame(threads.get(4), "RdmaNet", "pollArray0");
 
             // the watcher's thread runs exactly where the library needs it
-            boolean unserved = connectUnserved();
+            boolean unserved = (Boolean) RdmaTestLib.rdmaNetField("CONNECT_UNSERVED");
             assertEquals(watcherThreads().isEmpty(), !unserved,
                     "a thread " + WATCHER + " while six sockets are connected, CONNECT_UNSERVED " + unserved);
 
@@ -216,12 +215,6 @@ public class RdmaDeadPeerInCallConnect {
             for (SocketChannel c : kept)
                 c.close();
         }
-    }
-
-    static boolean connectUnserved() throws Exception {
-        Field f = Class.forName("jdk.internal.net.rdma.RdmaNet").getDeclaredField("CONNECT_UNSERVED");
-        f.setAccessible(true);
-        return f.getBoolean(null);
     }
 
     static List<Thread> watcherThreads() {

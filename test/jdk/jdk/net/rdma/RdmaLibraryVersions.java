@@ -42,7 +42,6 @@
  * @run main RdmaLibraryVersions
  */
 
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
@@ -86,8 +85,8 @@ public class RdmaLibraryVersions {
         }
         System.out.println(cases.length + " releases checked");
 
-        loaded(rdmaNet, (Boolean) serviceBug.invoke(null, intField(rdmaNet, "LIBRARY_VERSION")),
-               (Boolean) connectBug.invoke(null, intField(rdmaNet, "LIBRARY_VERSION")));
+        loaded((Boolean) serviceBug.invoke(null, intField("LIBRARY_VERSION")),
+               (Boolean) connectBug.invoke(null, intField("LIBRARY_VERSION")));
     }
 
     /*
@@ -95,8 +94,8 @@ public class RdmaLibraryVersions {
      * loaded (mapped once a socket has opened the device), as release and
      * directory; and the workarounds of its release.
      */
-    static void loaded(Class<?> rdmaNet, boolean serviceBug, boolean connectBug) throws Exception {
-        int version = intField(rdmaNet, "LIBRARY_VERSION");
+    static void loaded(boolean serviceBug, boolean connectBug) throws Exception {
+        int version = intField("LIBRARY_VERSION");
         List<String> maps;
         try (ServerSocketChannel ssc = Sockets.openRdmaServerSocketChannel()) {
             ssc.bind(RdmaTestLib.anyPort());
@@ -125,8 +124,8 @@ public class RdmaLibraryVersions {
         if (expected == null && dir == null)
             System.out.println("no RDIO_RDMA_LIBRARY_RELEASE or _DIR: the library loaded is not checked against them");
 
-        boolean grown = booleanField(rdmaNet, "SERVICE_SETS_GROWN");
-        int room = intField(rdmaNet, "SERVICE_CAPACITY"), listenRoom = intField(rdmaNet, "LISTEN_CAPACITY");
+        boolean grown = booleanField("SERVICE_SETS_GROWN");
+        int room = intField("SERVICE_CAPACITY"), listenRoom = intField("LISTEN_CAPACITY");
         assertEquals(serviceBug, grown, "the cm_svc_run workaround ran (SERVICE_SETS_GROWN) on librdmacm " + release);
         if (serviceBug) {
             assertLessThan(room, Integer.MAX_VALUE, "room on librdmacm " + release);
@@ -135,7 +134,7 @@ public class RdmaLibraryVersions {
             assertEquals(Integer.MAX_VALUE, room, "no room limit on librdmacm " + release);
             assertEquals(Integer.MAX_VALUE, listenRoom, "no listen room limit on librdmacm " + release);
         }
-        assertEquals(connectBug, booleanField(rdmaNet, "CONNECT_UNSERVED"),
+        assertEquals(connectBug, booleanField("CONNECT_UNSERVED"),
                      "the connect-service workaround (CONNECT_UNSERVED) on librdmacm " + release);
         System.out.println("librdmacm " + release + " in " + rdmacm.getParent() + ": cm_svc_run workaround "
                 + (grown ? "on (room for " + room + " sockets, " + listenRoom + " listeners)" : "off (no room limit)")
@@ -158,15 +157,11 @@ public class RdmaLibraryVersions {
         return m.group(1);
     }
 
-    static int intField(Class<?> c, String name) throws Exception {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f.getInt(null);
+    static int intField(String name) throws Exception {
+        return (Integer) RdmaTestLib.rdmaNetField(name);
     }
 
-    static boolean booleanField(Class<?> c, String name) throws Exception {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f.getBoolean(null);
+    static boolean booleanField(String name) throws Exception {
+        return (Boolean) RdmaTestLib.rdmaNetField(name);
     }
 }

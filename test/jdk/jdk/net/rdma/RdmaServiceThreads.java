@@ -144,9 +144,7 @@ public class RdmaServiceThreads {
     }
 
     static int intField(String name) throws Exception {
-        Field f = Class.forName("jdk.internal.net.rdma.RdmaNet").getDeclaredField(name);
-        f.setAccessible(true);
-        return f.getInt(null);
+        return (Integer) RdmaTestLib.rdmaNetField(name);
     }
 
     /*

@@ -562,4 +562,15 @@ public final class RdmaTestLib {
         }
         return null;
     }
+
+    /**
+     * The static field NAME of jdk.internal.net.rdma.RdmaNet, the
+     * workarounds' switches and the library's version; the test opens the
+     * package ({@code @modules jdk.net/jdk.internal.net.rdma:+open}).
+     */
+    public static Object rdmaNetField(String name) throws ReflectiveOperationException {
+        java.lang.reflect.Field f = Class.forName("jdk.internal.net.rdma.RdmaNet").getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(null);
+    }
 }
