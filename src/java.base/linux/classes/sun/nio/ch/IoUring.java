@@ -33,19 +33,17 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import jdk.internal.misc.InnocuousThread;
 
 /**
- * An io_uring instance that does positional file reads and writes: a
- * virtual thread queues its I/O and parks, leaving its carrier free, and
- * the ring's thread submits it and unparks the virtual thread when it
- * completes; an AsynchronousFileChannel's I/O is started the same way and
- * the ring's thread calls its completion.  One ring serves the whole VM;
- * it is set up on first use.  Callers decide when I/O is worth queueing
- * ({@link #MIN_OVERLAP}).
+ * An io_uring instance that does the positional file reads and writes of
+ * AsynchronousFileChannels: an operation is queued, and the ring's thread
+ * submits it and calls its completion.  One ring serves the whole VM; it
+ * is set up on first use.  Callers decide when I/O is worth queueing
+ * ({@link #MIN_OVERLAP}).  Virtual threads' I/O goes to their carriers'
+ * rings ({@link CarrierRing}).
  *
  * <p> Only the ring's thread enters the kernel, as fio does: the kernel
  * finishes each I/O in the thread that submitted it, so that thread
@@ -74,41 +72,30 @@ import jdk.internal.misc.InnocuousThread;
  * seccomp filter, {@link #get()} returns null and callers use pread and
  * pwrite.  So it does unless the system property {@code
  * jdk.nio.useIoUring} is {@code true}: the engine is off by default.
- *
- * <p> A thread interrupted while it waits asks the kernel to cancel its
- * I/O, but still waits for the completion, as the kernel may be using its
- * buffer until then.
  */
 final class IoUring {
-    // Operations, as the native layer numbers them
-    private static final int OP_READ = 0;
-    private static final int OP_WRITE = 1;
-    private static final int OP_CANCEL = 2;
-    private static final int OP_POLLIN = 3;
-
     // Linux errno values
     private static final int EINTR = 4;
     private static final int EAGAIN = 11;
     private static final int EBUSY = 16;
     private static final int ECANCELED = 125;
 
-    // User data of the completions of cancel requests and of the poll of
-    // the wake-up eventfd; an operation's user data is its sequence number
-    // shifted left by SLOT_BITS, plus its slot
-    private static final long CANCEL = -1L;
+    // User data of the completion of the poll of the wake-up eventfd; an
+    // operation's user data is its sequence number shifted left by
+    // SLOT_BITS, plus its slot
     private static final long WAKEUP = -2L;
     private static final int SLOT_BITS = 16;
 
     // Submission queue entries asked for: one for the poll of the eventfd,
-    // and the rest shared out between reads and writes and cancel requests
-    // so that the queue cannot overflow, nor the completion queue, which
-    // is twice as large
+    // and the rest for reads and writes, so that the queue cannot
+    // overflow, nor the completion queue, which is twice as large
     private static final int ENTRIES = 512;
+    private static final int CQ_ENTRIES = 2 * ENTRIES;
 
     /**
-     * How many other I/Os must be in flight (of virtual threads, or of one
-     * AsynchronousFileChannel) before one goes to the ring rather than to
-     * pread or pwrite on a thread of its own.  Measured with 4 KiB random
+     * How many other I/Os of one AsynchronousFileChannel must be in flight
+     * before one goes to the ring rather than to pread or pwrite on a
+     * thread of its own.  Measured with 4 KiB random
      * DIRECT reads on a RAM-backed loop device (doc/benchmarks-directio.md):
      * the ring lost at 4 in flight, tied at 16 and won at 64.
      */
@@ -129,37 +116,29 @@ final class IoUring {
         static final IoUring RING = create();
     }
 
-    /**
-     * An operation in flight, and the thread that waits for it or the
-     * completion to call.
-     */
+    /** An operation in flight, and the completion to call. */
     private static final class Op {
-        final Thread waiter;
         final boolean write;
         final FileDispatcher.Completion completion;
         long id;
         int result;
-        volatile boolean done;
 
-        Op(Thread waiter, boolean write, FileDispatcher.Completion completion) {
-            this.waiter = waiter;
+        Op(boolean write, FileDispatcher.Completion completion) {
             this.write = write;
             this.completion = completion;
         }
     }
 
-    private final long ring;
+    private final IoUringRing ring;
     private final int slots;
     private final EventFD wakeup;
 
-    // Guarded by lock: operations by slot, free slots, cancels in flight,
-    // and the sequence that makes user data unique
+    // Guarded by lock: operations by slot, free slots, and the sequence
+    // that makes user data unique
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition slotFreed = lock.newCondition();
     private final Op[] ops;
     private final int[] free;
     private int freeCount;
-    private int cancels;
     private long sequence;
 
     // Entries queued and not yet submitted
@@ -186,6 +165,8 @@ final class IoUring {
         volatile Thread thread;
         // set when a spare is to run the ring again
         volatile boolean resume;
+        // the index by which this thread enters the ring, or -1
+        int registered = -1;
     }
     private static final long IDLE = 0, RESCUED = Long.MIN_VALUE;
 
@@ -200,9 +181,9 @@ final class IoUring {
     private volatile Thread rescuer;
     private volatile boolean rescuerParked;
 
-    private IoUring(long ring, int entries, EventFD wakeup) {
+    private IoUring(IoUringRing ring, EventFD wakeup) {
         this.ring = ring;
-        this.slots = Math.min((entries - 1) / 2, 1 << SLOT_BITS);
+        this.slots = Math.min(ring.sqEntries() - 1, 1 << SLOT_BITS);
         this.wakeup = wakeup;
         this.ops = new Op[slots];
         this.free = new int[slots];
@@ -222,8 +203,8 @@ final class IoUring {
             try {
                 // the eventfd first: a ring, once set up, is never closed
                 wakeup = new EventFD();
-                long ring = create0(ENTRIES);
-                r = new IoUring(ring, entries0(ring), wakeup);
+                r = new IoUring(IoUringRing.open(ENTRIES, CQ_ENTRIES, IoUringRing.SETUP_RUNGS),
+                                wakeup);
             } catch (Throwable e) {
                 if (wakeup != null) {
                     try {
@@ -267,6 +248,7 @@ final class IoUring {
     // I/O that is still in flight.
     private void runThread(Turns turns) {
         turns.thread = Thread.currentThread();
+        turns.registered = ring.registerRingFd();
         for (;;) {
             run(turns);
             // not "until it owns the ring": the rescuer may not have named
@@ -292,22 +274,6 @@ final class IoUring {
     }
 
     /**
-     * Reads into native memory at the position, as pread does, parking the
-     * current thread until the read completes.  Returns the IOStatus pread
-     * would.
-     */
-    int pread(FileDescriptor fd, long address, int len, long position) throws IOException {
-        Op op = new Op(Thread.currentThread(), false, null);
-        return status(await(submit(op, IOUtil.fdVal(fd), address, len, position)), false);
-    }
-
-    /** Writes from native memory at the position, as pwrite does. */
-    int pwrite(FileDescriptor fd, long address, int len, long position) throws IOException {
-        Op op = new Op(Thread.currentThread(), true, null);
-        return status(await(submit(op, IOUtil.fdVal(fd), address, len, position)), true);
-    }
-
-    /**
      * Starts a read or write and returns; the ring's thread calls the
      * completion with what pread or pwrite would return or throw.  Returns
      * false, having started nothing, if every slot is in use, rather than
@@ -315,7 +281,7 @@ final class IoUring {
      */
     boolean start(FileDescriptor fd, boolean write, long address, int len, long position,
                   FileDispatcher.Completion completion) {
-        Op op = new Op(null, write, completion);
+        Op op = new Op(write, completion);
         if (completions.getAndIncrement() == 0)
             watch();
         lock.lock();
@@ -332,7 +298,11 @@ final class IoUring {
         return true;
     }
 
-    private static int status(int res, boolean write) throws IOException {
+    /**
+     * Returns the IOStatus that pread or pwrite would for a completion's
+     * result, or throws the IOException that they would throw.
+     */
+    static int status(int res, boolean write) throws IOException {
         if (res > 0)
             return res;
         if (res == 0)
@@ -341,21 +311,8 @@ final class IoUring {
             return IOStatus.INTERRUPTED;
         if (res == -EAGAIN)
             return IOStatus.UNAVAILABLE;
-        throwIOException0(-res, write);
+        IoUringRing.throwIOException(-res, write);
         throw new InternalError();
-    }
-
-    private Op submit(Op op, int fd, long address, int len, long position) {
-        lock.lock();
-        try {
-            while (freeCount == 0)
-                slotFreed.awaitUninterruptibly();
-            queue(op, fd, address, len, position);
-        } finally {
-            lock.unlock();
-        }
-        wakeup();
-        return op;
     }
 
     // Takes a slot and fills a submission queue entry; lock held
@@ -363,23 +320,17 @@ final class IoUring {
         int slot = free[--freeCount];
         op.id = (++sequence << SLOT_BITS) | slot;
         ops[slot] = op;
-        prepare0(ring, op.write ? OP_WRITE : OP_READ, fd, address, len, position, op.id);
-        unsubmitted.incrementAndGet();
+        prepare(op.write ? IoUringRing.OP_WRITE : IoUringRing.OP_READ, fd, address, len,
+                position, op.id);
     }
 
-    private void cancel(Op op) {
-        lock.lock();
-        try {
-            // best effort: with every cancel entry in use, just wait
-            if (op.done || cancels == slots)
-                return;
-            cancels++;
-            prepare0(ring, OP_CANCEL, -1, op.id, 0, 0, CANCEL);
-            unsubmitted.incrementAndGet();
-        } finally {
-            lock.unlock();
-        }
-        wakeup();
+    // Queues an entry; lock held.  The slots are counted so that the
+    // submission queue always has room.
+    private void prepare(int opcode, int fd, long address, int len, long offset,
+                         long userData) {
+        if (!ring.prepare(opcode, fd, address, len, offset, userData))
+            throw new InternalError("io_uring submission queue full");
+        unsubmitted.incrementAndGet();
     }
 
     private void wakeup() {
@@ -391,26 +342,6 @@ final class IoUring {
                 throw new InternalError(e);
             }
         }
-    }
-
-    // Waits for the operation uninterruptibly; an interrupt asks the kernel
-    // to cancel it, and is kept for the caller
-    private int await(Op op) {
-        boolean interrupted = false;
-        boolean cancelled = false;
-        while (!op.done) {
-            LockSupport.park(this);
-            if (Thread.interrupted()) {
-                interrupted = true;
-                if (!cancelled) {
-                    cancelled = true;
-                    cancel(op);
-                }
-            }
-        }
-        if (interrupted)
-            Thread.currentThread().interrupt();
-        return op.result;
     }
 
     // The ring's thread: submits what is queued, waits for a completion,
@@ -429,8 +360,7 @@ final class IoUring {
             if (pollWakeup) {
                 lock.lock();
                 try {
-                    prepare0(ring, OP_POLLIN, wakeup.efd(), 0, 0, 0, WAKEUP);
-                    unsubmitted.incrementAndGet();
+                    prepare(IoUringRing.OP_POLL_ADD, wakeup.efd(), 0, Net.POLLIN, 0, WAKEUP);
                 } finally {
                     lock.unlock();
                 }
@@ -440,7 +370,8 @@ final class IoUring {
             int n = unsubmitted.getAndSet(0);
             boolean wait = true;
             while (n > 0 || wait) {
-                int r = enter0(ring, n, wait ? 1 : 0);
+                int r = ring.enter(n, wait ? 1 : 0, IoUringRing.ENTER_GETEVENTS,
+                                   turns.registered);
                 if (r >= 0) {
                     n -= r;
                     wait = false;
@@ -453,15 +384,13 @@ final class IoUring {
             }
             waiting = false;
 
-            int count = reap0(ring, userData, results);
-            boolean freed = false, woke = false;
+            int count = ring.reap(userData, results);
+            boolean woke = false;
             lock.lock();
             try {
                 for (int i = 0; i < count; i++) {
                     long ud = userData[i];
-                    if (ud == CANCEL) {
-                        cancels--;
-                    } else if (ud == WAKEUP) {
+                    if (ud == WAKEUP) {
                         woke = true;
                     } else {
                         int slot = (int) (ud & ((1 << SLOT_BITS) - 1));
@@ -470,11 +399,8 @@ final class IoUring {
                         free[freeCount++] = slot;
                         op.result = results[i];
                         reaped.add(op);
-                        freed = true;
                     }
                 }
-                if (freed)
-                    slotFreed.signalAll();
             } finally {
                 lock.unlock();
             }
@@ -493,12 +419,6 @@ final class IoUring {
     // Completes op; returns false if another thread took the ring over
     // while op's completion ran
     private boolean complete(Op op, Turns turns) {
-        op.done = true;
-        if (op.completion == null) {
-            LockSupport.unpark(op.waiter);
-            IoHandoffs.count();
-            return true;
-        }
         long t = System.nanoTime();
         if (t == IDLE || t == RESCUED)
             t++;
@@ -562,24 +482,5 @@ final class IoUring {
                 takeOver();
             }
         }
-    }
-
-    // -- Native methods --
-
-    private static native long create0(int entries) throws IOException;
-
-    private static native int entries0(long ring);
-
-    private static native void prepare0(long ring, int opcode, int fd, long address,
-                                        int len, long position, long userData);
-
-    private static native int enter0(long ring, int toSubmit, int minComplete);
-
-    private static native int reap0(long ring, long[] userData, int[] results);
-
-    private static native void throwIOException0(int errno, boolean write) throws IOException;
-
-    static {
-        IOUtil.load();
     }
 }

@@ -27,30 +27,19 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
-import java.util.concurrent.atomic.AtomicInteger;
 import jdk.internal.misc.Blocker;
 
 /**
- * A dispatcher that queues positional reads and writes to the VM's {@link
- * IoUring}: a virtual thread that reads or writes while many others do
- * parks until its I/O completes, and its carrier runs other virtual threads
- * meanwhile, and {@link #start} starts one for an AsynchronousFileChannel.
- * Platform threads, and every thread where io_uring cannot be used, call
- * pread and pwrite as for any file.
- *
- * <p> A virtual thread with fewer than {@link IoUring#MIN_OVERLAP} others
- * in their I/O here calls pread or pwrite too, with its carrier
- * compensated, as FileChannel does without this dispatcher: the ring costs
- * two hand-overs between threads per I/O (to the ring's thread and back),
- * which pay off only when enough I/O is in flight that the ring's thread
- * submits in batches and the scheduler would otherwise add a carrier per
- * I/O.
+ * A dispatcher that does positional reads and writes of virtual threads on
+ * their carriers' io_uring ({@link CarrierRing}): the virtual thread parks
+ * until its I/O completes, and its carrier runs other virtual threads
+ * meanwhile.  {@link #start} starts an AsynchronousFileChannel's operation
+ * on the VM's {@link IoUring}.  Platform threads, and every thread where
+ * io_uring cannot be used, call pread and pwrite as for any file, a
+ * virtual thread with its carrier compensated.
  */
 class IoUringFileDispatcher extends FileDispatcherImpl {
     private static final IoUringFileDispatcher INSTANCE = new IoUringFileDispatcher();
-
-    // Positional reads and writes by virtual threads in progress
-    private static final AtomicInteger ACTIVE = new AtomicInteger();
 
     private IoUringFileDispatcher() { }
 
@@ -62,9 +51,11 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
         return IoUring.isEnabled() ? INSTANCE : null;
     }
 
+    // A virtual thread's carrier is compensated here, not by the caller,
+    // when its I/O cannot go to the ring
     @Override
     boolean isQueued() {
-        return IoUring.get() != null;
+        return true;
     }
 
     @Override
@@ -87,28 +78,19 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
 
     private int positional(FileDescriptor fd, long address, int len, long position,
                            boolean write) throws IOException {
-        IoUring ring;
-        if (!Thread.currentThread().isVirtual() || (ring = IoUring.get()) == null) {
-            // a virtual thread's carrier is compensated by the caller then,
-            // as isQueued() is false
+        if (!Thread.currentThread().isVirtual()) {
             return write ? super.pwrite(fd, address, len, position)
                          : super.pread(fd, address, len, position);
         }
-        int others = ACTIVE.getAndIncrement();
+        CarrierRing.Op op = CarrierRing.start(IOUtil.fdVal(fd), write, address, len, position);
+        if (op != null)
+            return IoUring.status(CarrierRing.await(op), write);
+        boolean attempted = Blocker.begin();
         try {
-            if (others >= IoUring.MIN_OVERLAP) {
-                return write ? ring.pwrite(fd, address, len, position)
-                             : ring.pread(fd, address, len, position);
-            }
-            boolean attempted = Blocker.begin();
-            try {
-                return write ? super.pwrite(fd, address, len, position)
-                             : super.pread(fd, address, len, position);
-            } finally {
-                Blocker.end(attempted);
-            }
+            return write ? super.pwrite(fd, address, len, position)
+                         : super.pread(fd, address, len, position);
         } finally {
-            ACTIVE.decrementAndGet();
+            Blocker.end(attempted);
         }
     }
 }

@@ -115,8 +115,9 @@ import static java.nio.file.StandardOpenOption.*;
  * compared; each block written around the close or interrupt holds the
  * last generation written before it or the one in flight, whole.  Each case
  * runs 300 rounds, or as many as fit in 5 s (-Drdio.iouring.seconds=N).  The
- * process holds one io_uring descriptor afterwards where the engine should
- * be in use, none otherwise (IoUringProbe).
+ * process holds io_uring descriptors afterwards where the engine should be
+ * in use, one for AsynchronousFileChannels and at most one per carrier,
+ * none otherwise (IoUringProbe).
  */
 public class IoUringCloseInterrupt {
     static final long SECONDS = Long.getLong("rdio.iouring.seconds", 5);

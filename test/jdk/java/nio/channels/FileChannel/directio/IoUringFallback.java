@@ -86,7 +86,7 @@ import static java.nio.file.StandardOpenOption.*;
  * threads and a platform thread on one FileChannel; compares every block
  * read, and the whole files read with buffered I/O, with what was written;
  * and finds no io_uring descriptor in /proc/self/fd.  The third case runs
- * the same child without a filter: there the engine must hold one ring
+ * the same child without a filter: there the engine must hold rings
  * where this machine allows io_uring, so a child that could not see rings
  * would fail it.  The parent requires exit status 0 from each child within
  * 120 s.

@@ -33,7 +33,8 @@
  *          is close-on-exec in the parent; every block the parent reads
  *          (each into a buffer filled with other bytes first) is the block
  *          on disk, byte for byte; reads go on while children start; and
- *          the parent holds one ring after, as before.  About 2 s.
+ *          the parent holds rings during and after the launches, one for
+ *          AsynchronousFileChannels and at most one per carrier.  About 2 s.
  * @requires os.family == "linux"
  * @modules jdk.unsupported jdk.management
  * @library lib /test/lib

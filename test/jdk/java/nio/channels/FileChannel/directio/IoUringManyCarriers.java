@@ -30,9 +30,9 @@
  *          with the io_uring engine on: every block read is what its thread
  *          last wrote there, byte for byte, and after the load the whole
  *          file read without DIRECT holds each block's last generation;
- *          the process holds one ring, and prints the hand-offs (about one
- *          per I/O that takes the ring); no thread takes longer than the
- *          bound.  About 3 s (6 s off).
+ *          the process holds at most a ring per carrier and one more, and
+ *          prints the hand-offs (the rescuer's, for carriers the OS kept off
+ *          the 2 CPUs); no thread takes longer than the bound.
  * @requires os.family == "linux"
  * @modules java.base/sun.nio.ch jdk.unsupported jdk.management
  * @library lib /test/lib
@@ -118,10 +118,9 @@ public class IoUringManyCarriers {
         long n = IoHandoffs.total() - handoffs;
         System.out.printf("%d threads, %d DIRECT I/Os in %d ms, %d hand-offs%n", THREADS,
                 2L * THREADS * ROUNDS * REGION, (System.nanoTime() - t0) / 1_000_000, n);
-        // With the engine on, whether an I/O takes the ring is the gate's
-        // (IoUring.MIN_OVERLAP: 16 others in flight): on tmpfs the same load
-        // took it for nearly every I/O in one run and for none in another,
-        // so the count is printed, not asserted
+        // With the engine on, a rescue is a carrier that the OS kept off
+        // its CPU for longer than the rescuer's period, which 64 carriers
+        // on 2 CPUs make a matter of chance, so the count is printed
         if (!ring.ring() && n != 0)
             throw new AssertionError(n + " hand-offs counted, with the engine not in use");
 

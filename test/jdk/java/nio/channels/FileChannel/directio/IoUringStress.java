@@ -31,8 +31,9 @@
  *          is compared byte for byte with what was last written there, every
  *          asynchronous operation completes exactly once, the virtual
  *          threads' scheduler adds no carriers (they park in their I/O), and
- *          the process then holds one io_uring instance (none before the
- *          first I/O).  About 6 s.
+ *          the process then holds io_uring instances: one for the
+ *          AsynchronousFileChannel and at most one per carrier (none before
+ *          the first I/O).  About 6 s.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib
@@ -97,24 +98,18 @@ import static java.nio.file.StandardOpenOption.*;
  * when its handler runs; a second run of a handler for the same operation
  * is a failure, as is any operation without one 30 s after the timed phase.
  *
- * <p> The engine is expected to hold exactly one io_uring descriptor after
- * the I/O when it is not turned off and io_uring_setup works in this
- * process (IoUringProbe), none otherwise, and none before the first direct
- * I/O in either case.  Where the engine is in use, the virtual threads'
- * scheduler must not have added carriers: a virtual thread that holds its
- * carrier during a DIRECT read or write (as pread does) makes it add one,
- * and 64 of them add dozens (43 to 65 carriers on 2 cores with the engine
- * off).  The engine leaves a virtual thread to pread with its carrier
- * compensated while fewer than 16 others are in their I/O
- * (IoUring.MIN_OVERLAP), so up to 16 carriers beyond the parallelism, and
- * one more, are allowed.
+ * <p> The engine is expected to hold io_uring descriptors after the I/O
+ * when it is not turned off and io_uring_setup works in this process
+ * (IoUringProbe), none otherwise, and none before the first direct I/O in
+ * either case.  Where the engine is in use, the virtual threads' scheduler
+ * must not have added carriers: a virtual thread that holds its carrier
+ * during a DIRECT read or write (as pread does) makes it add one, and 64 of
+ * them add dozens (43 to 65 carriers on 2 cores with the engine off).  With
+ * the engine every such I/O goes to the carrier's ring, and the virtual
+ * thread parks.
  * -Drdio.iouring.seconds=N changes the timed phase (4 s).
  */
 public class IoUringStress {
-
-    // IoUring.MIN_OVERLAP: with fewer other virtual threads in their I/O, a
-    // virtual thread preads with its carrier compensated
-    static final int MIN_OVERLAP = 16;
 
     static final long SECONDS = Long.getLong("rdio.iouring.seconds", 4);
     static final long WAIT = 30;                  // seconds, any bounded wait
@@ -196,10 +191,9 @@ public class IoUringStress {
             int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
                                                  Runtime.getRuntime().availableProcessors());
             System.out.println("carrier threads of virtual threads: " + carriers + " (parallelism " + parallelism + ")");
-            if (expect.ring() && carriers > parallelism + MIN_OVERLAP + 1)
+            if (expect.ring() && carriers > parallelism)
                 throw new AssertionError("with the io_uring engine a virtual thread parks during its DIRECT"
-                        + " I/O once " + MIN_OVERLAP + " others are in theirs, so the scheduler needs at most "
-                        + (MIN_OVERLAP + 1) + " carriers beyond its parallelism " + parallelism
+                        + " I/O, so the scheduler needs no carriers beyond its parallelism " + parallelism
                         + "; it has " + carriers + " (it adds one"
                         + " for each virtual thread that holds its carrier in a blocking call)");
 
