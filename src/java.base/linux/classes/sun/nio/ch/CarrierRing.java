@@ -218,7 +218,18 @@ final class CarrierRing implements CarrierIo {
 
     // The current virtual thread's I/O, pinned to this ring's carrier
     private Op start(boolean write, int fd, long address, int len, long position) {
-        var op = new Op(Thread.currentThread());
+        Op op = queue(Thread.currentThread(), write, fd, address, len, position);
+        if (op != null) {
+            submit(0);
+            Rescuer.watch();
+        }
+        return op;
+    }
+
+    // Writes the entry of an I/O, not yet submitted; null if the ring is full
+    private Op queue(Thread waiter, boolean write, int fd, long address, int len,
+                     long position) {
+        var op = new Op(waiter);
         int slot;
         lock();
         try {
@@ -236,8 +247,6 @@ final class CarrierRing implements CarrierIo {
             unlock();
         }
         unsubmitted++;
-        submit(0);
-        Rescuer.watch();
         return op;
     }
 
@@ -273,6 +282,11 @@ final class CarrierRing implements CarrierIo {
         if (ring.taskRunPending())
             ring.enter(0, 0, IoUringRing.ENTER_GETEVENTS, registered);
         reap(Resume.UNPARK);
+    }
+
+    @Override
+    public boolean hasPendingEvents() {
+        return inflight > 0;
     }
 
     @Override

@@ -27,19 +27,23 @@ package sun.nio.ch;
 
 import java.io.FileDescriptor;
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicInteger;
 import jdk.internal.misc.Blocker;
 
 /**
  * A dispatcher that does positional reads and writes of virtual threads on
- * their carriers' io_uring ({@link CarrierRing}): the virtual thread parks
- * until its I/O completes, and its carrier runs other virtual threads
- * meanwhile.  {@link #start} starts an AsynchronousFileChannel's operation
+ * their carriers' io_uring ({@link CarrierRing}) while another such I/O is
+ * in progress: the virtual thread parks until its I/O completes, and its
+ * carrier runs other virtual threads meanwhile.  {@link #start} starts an AsynchronousFileChannel's operation
  * on the VM's {@link IoUring}.  Platform threads, and every thread where
  * io_uring cannot be used, call pread and pwrite as for any file, a
  * virtual thread with its carrier compensated.
  */
 class IoUringFileDispatcher extends FileDispatcherImpl {
     private static final IoUringFileDispatcher INSTANCE = new IoUringFileDispatcher();
+
+    // Positional reads and writes by virtual threads in progress
+    private static final AtomicInteger ACTIVE = new AtomicInteger();
 
     private IoUringFileDispatcher() { }
 
@@ -82,15 +86,25 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
             return write ? super.pwrite(fd, address, len, position)
                          : super.pread(fd, address, len, position);
         }
-        CarrierRing.Op op = CarrierRing.start(IOUtil.fdVal(fd), write, address, len, position);
-        if (op != null)
-            return IoUring.status(CarrierRing.await(op), write);
-        boolean attempted = Blocker.begin();
+        int others = ACTIVE.getAndIncrement();
         try {
-            return write ? super.pwrite(fd, address, len, position)
-                         : super.pread(fd, address, len, position);
+            // An I/O that overlaps no other is done as JDK 25 does it: its
+            // thread would park only to be resumed at once, which costs
+            // more than the carrier's compensation (doc/benchmarks-directio.md)
+            if (others > 0) {
+                CarrierRing.Op op = CarrierRing.start(IOUtil.fdVal(fd), write, address, len, position);
+                if (op != null)
+                    return IoUring.status(CarrierRing.await(op), write);
+            }
+            boolean attempted = Blocker.begin();
+            try {
+                return write ? super.pwrite(fd, address, len, position)
+                             : super.pread(fd, address, len, position);
+            } finally {
+                Blocker.end(attempted);
+            }
         } finally {
-            Blocker.end(attempted);
+            ACTIVE.decrementAndGet();
         }
     }
 }

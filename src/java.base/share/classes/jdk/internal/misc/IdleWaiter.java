@@ -37,6 +37,14 @@ package jdk.internal.misc;
  */
 public interface IdleWaiter {
     /**
+     * Called by a worker that found no task: whether it has events of its
+     * own pending (I/O in flight), so that it should go to its idle wait at
+     * once rather than spin for tasks first, which would delay those events
+     * by the spin.
+     */
+    boolean hasPendingEvents();
+
+    /**
      * Called by the idle worker before it would park.  Returns false if it
      * is to park as usual; true if it waits in {@link #idleWait}, in which
      * case a later {@link #wakeIdle} ends that wait.  The pool reads the
