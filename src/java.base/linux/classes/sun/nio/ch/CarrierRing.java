@@ -132,12 +132,14 @@ final class CarrierRing implements CarrierIo {
     // I/O in flight, changed with lock held
     private volatile int inflight;
 
-    // The carrier's own: entries written and not yet submitted, whether
-    // the eventfd's read is in the ring
+    // The carrier's own: entries written and not yet submitted
     private int unsubmitted;
+
+    // Whether the eventfd's read is in the ring; changed with lock held
     private boolean armed;
 
-    // Set while the carrier waits in the ring; a release writes the eventfd then
+    // Set while the carrier waits in the ring, with lock held: a release
+    // writes the eventfd then, and the rescuer leaves the ring alone
     private volatile boolean waiting;
 
     // Bumped by the carrier each time it comes back to the ring; the
@@ -293,14 +295,22 @@ final class CarrierRing implements CarrierIo {
     public boolean beginIdleWait() {
         if (inflight == 0)
             return false;
-        if (!armed) {
-            // a read of the eventfd, which a release writes, ends the wait
-            if (!ring.prepare(IoUringRing.OP_READ, wakeup.efd(), wakeupBuffer, 8, -1L, WAKEUP))
-                return false;   // the submission queue is full: park, and be rescued
-            armed = true;
-            unsubmitted++;
+        // With the lock, so that the rescuer either has reaped the read of
+        // the eventfd before (and it is queued again here) or leaves the
+        // ring alone from now on: the wait must not lose its wake-up
+        lock();
+        try {
+            if (!armed) {
+                // a read of the eventfd, which a release writes, ends the wait
+                if (!ring.prepare(IoUringRing.OP_READ, wakeup.efd(), wakeupBuffer, 8, -1L, WAKEUP))
+                    return false;   // the submission queue is full: park, and be rescued
+                armed = true;
+                unsubmitted++;
+            }
+            waiting = true;
+        } finally {
+            unlock();
         }
-        waiting = true;
         return true;
     }
 
@@ -399,7 +409,7 @@ final class CarrierRing implements CarrierIo {
         Op[] done;
         lock();
         try {
-            if (closed || !ring.hasCompletions())
+            if (closed || waiting || !ring.hasCompletions())
                 return 0;
             done = reapLocked();
         } finally {

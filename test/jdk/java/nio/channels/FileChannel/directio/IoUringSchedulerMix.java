@@ -1,0 +1,233 @@
+/*
+ * Copyright (c) 2026, the rdio JDK authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+/*
+ * @test id=on
+ * @summary The virtual thread scheduler with carriers that wait in their
+ *          io_uring when idle, under a load that keeps both carriers busy:
+ *          on 2 carriers, for 3 s, 16 virtual threads read blocks through
+ *          the engine (each compared byte for byte) while 16 pairs pass a
+ *          token back and forth (park and unpark, each token checked), 16
+ *          threads sleep 1 ms at a time (unparked by the scheduler's
+ *          timer), and 4 yield in a loop.  No wake-up is lost: every thread
+ *          ends within 10 s of the stop; and the scheduler adds no carrier.
+ *          How long each group went without progress is printed, not
+ *          asserted: under this load JDK 25's scheduler itself leaves the
+ *          sleepers, which its timer resumes through the pool's shared
+ *          queue, without a turn for the whole run.  About 4 s.
+ * @requires os.family == "linux"
+ * @modules jdk.unsupported jdk.management
+ * @library lib /test/lib
+ * @build DirectIODir IoUringProbe Blocks
+ * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
+ *      -Djdk.virtualThreadScheduler.parallelism=2 IoUringSchedulerMix
+ */
+
+/*
+ * @test id=off
+ * @summary The same with the engine off (JDK 25's paths).
+ * @requires os.family == "linux"
+ * @modules jdk.unsupported jdk.management
+ * @library lib /test/lib
+ * @build DirectIODir IoUringProbe Blocks
+ * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=false
+ *      -Djdk.virtualThreadScheduler.parallelism=2 IoUringSchedulerMix
+ */
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.sun.nio.file.ExtendedOpenOption;
+
+import static java.nio.file.StandardOpenOption.*;
+
+public class IoUringSchedulerMix {
+    static final int SIZE = Blocks.SIZE;
+    static final int BLOCKS = 256;
+    static final int FILE = 7;              // Blocks' file number
+    static final long RUN_MILLIS = 3000;
+    static final long WAIT = 10;            // seconds, for every thread to end
+
+    // what each group has done so far
+    static final String[] GROUPS = { "readers", "token pairs", "sleepers", "yielders" };
+    static final AtomicLong[] PROGRESS = {
+        new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong() };
+
+    static final AtomicBoolean stop = new AtomicBoolean();
+    static final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+
+    public static void main(String[] args) throws Exception {
+        IoUringProbe.Expectation expect = IoUringProbe.expectation();
+        System.out.println("engine: " + expect.why());
+        Path file = Blocks.create(DirectIODir.get().resolve("scheduler-mix"), FILE, BLOCKS);
+        List<Thread> threads = new ArrayList<>();
+        try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
+            for (int i = 0; i < 16; i++) {
+                long seed = i;
+                threads.add(start(() -> read(fc, seed)));
+            }
+            for (int i = 0; i < 16; i++) {
+                var ping = new SynchronousQueue<Long>();
+                var pong = new SynchronousQueue<Long>();
+                threads.add(start(() -> serve(ping, pong)));
+                threads.add(start(() -> play(ping, pong)));
+            }
+            for (int i = 0; i < 16; i++)
+                threads.add(start(IoUringSchedulerMix::sleep));
+            for (int i = 0; i < 4; i++)
+                threads.add(start(IoUringSchedulerMix::yieldLoop));
+
+            // Samples the groups' progress until the run ends: a sampling
+            // loop, as progress has no event to wait for
+            long[] last = new long[GROUPS.length];
+            long[] lastChange = new long[GROUPS.length];
+            long[] longest = new long[GROUPS.length];
+            long t0 = System.nanoTime();
+            java.util.Arrays.fill(lastChange, t0);
+            long now;
+            while ((now = System.nanoTime()) - t0 < RUN_MILLIS * 1_000_000L && failures.isEmpty()) {
+                for (int g = 0; g < GROUPS.length; g++) {
+                    long p = PROGRESS[g].get();
+                    if (p != last[g]) {
+                        last[g] = p;
+                        lastChange[g] = now;
+                    }
+                    longest[g] = Math.max(longest[g], (now - lastChange[g]) / 1_000_000);
+                }
+                Thread.sleep(10);
+            }
+            stop.set(true);
+            for (Thread t : threads) {
+                if (!t.join(Duration.ofSeconds(WAIT))) {
+                    IoUringProbe.dumpThreads("a thread still running after the stop");
+                    throw new AssertionError(t + " still running " + WAIT + " s after the stop");
+                }
+            }
+            if (!failures.isEmpty())
+                throw new AssertionError(failures.size() + " threads failed", failures.peek());
+            for (int g = 0; g < GROUPS.length; g++) {
+                System.out.printf("%s: %d done, longest without progress %d ms%n",
+                        GROUPS[g], PROGRESS[g].get(), longest[g]);
+            }
+            long carriers = IoUringProbe.carriers();
+            int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism");
+            System.out.println("carrier threads: " + carriers);
+            if (expect.ring() && carriers > parallelism)
+                throw new AssertionError(carriers + " carrier threads, more than the parallelism "
+                        + parallelism + ": with the engine a virtual thread parks in its DIRECT I/O");
+            expect.check("after the run");
+        }
+    }
+
+    static Thread start(Runnable task) {
+        return Thread.ofVirtual().start(() -> {
+            try {
+                task.run();
+            } catch (Throwable e) {
+                failures.add(e);
+            }
+        });
+    }
+
+    static void read(FileChannel fc, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        ByteBuffer buf = Blocks.aligned(SIZE);
+        try {
+            while (!stop.get()) {
+                int b = random.nextInt(BLOCKS);
+                Blocks.check(buf, fc.read(Blocks.spoil(buf), (long) b * SIZE), FILE, b, 1);
+                PROGRESS[0].incrementAndGet();
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    // The pair's two threads pass a number back and forth, each adding one:
+    // every exchange parks one thread and unparks the other
+    static void serve(SynchronousQueue<Long> ping, SynchronousQueue<Long> pong) {
+        try {
+            for (;;) {
+                Long n = ping.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (n == null) {
+                    if (stop.get())
+                        return;
+                    continue;
+                }
+                pong.put(n + 1);
+            }
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static void play(SynchronousQueue<Long> ping, SynchronousQueue<Long> pong) {
+        try {
+            long n = 0;
+            while (!stop.get()) {
+                // bounded, as the other side stops polling once told to stop
+                if (!ping.offer(n, 100, java.util.concurrent.TimeUnit.MILLISECONDS))
+                    continue;
+                long m = pong.take();
+                if (m != n + 1)
+                    throw new AssertionError("sent " + n + ", got back " + m);
+                n = m;
+                PROGRESS[1].incrementAndGet();
+            }
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static void sleep() {
+        try {
+            while (!stop.get()) {
+                Thread.sleep(1);
+                PROGRESS[2].incrementAndGet();
+            }
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static void yieldLoop() {
+        long x = 0;
+        while (!stop.get()) {
+            for (int i = 0; i < 1000; i++)
+                x += i ^ x;
+            Thread.yield();
+            PROGRESS[3].incrementAndGet();
+        }
+        if (x == 42)
+            System.out.println(x);      // keeps the loop
+    }
+}
