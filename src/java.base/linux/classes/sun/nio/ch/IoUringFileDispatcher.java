@@ -34,8 +34,8 @@ import jdk.internal.misc.Blocker;
  * A dispatcher that does positional reads and writes of virtual threads on
  * their carriers' io_uring ({@link CarrierRing}) while another such I/O is
  * in progress: the virtual thread parks until its I/O completes, and its
- * carrier runs other virtual threads meanwhile.  {@link #start} starts an AsynchronousFileChannel's operation
- * on the VM's {@link IoUring}.  Platform threads, and every thread where
+ * carrier runs other virtual threads meanwhile.  {@link #start} starts an
+ * AsynchronousFileChannel's operation on the VM's {@link IoUring}.  Platform threads, and every thread where
  * io_uring cannot be used, call pread and pwrite as for any file, a
  * virtual thread with its carrier compensated.
  */
@@ -70,6 +70,29 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
                 && ring.start(fd, write, address, len, position, completion);
     }
 
+    // Relative reads and writes do not go to a ring: the channel's position
+    // orders them.  A virtual thread's carrier is compensated, as the
+    // caller would have done.
+    @Override
+    int read(FileDescriptor fd, long address, int len) throws IOException {
+        boolean attempted = Blocker.begin();
+        try {
+            return super.read(fd, address, len);
+        } finally {
+            Blocker.end(attempted);
+        }
+    }
+
+    @Override
+    int write(FileDescriptor fd, long address, int len) throws IOException {
+        boolean attempted = Blocker.begin();
+        try {
+            return super.write(fd, address, len);
+        } finally {
+            Blocker.end(attempted);
+        }
+    }
+
     @Override
     int pread(FileDescriptor fd, long address, int len, long position) throws IOException {
         return positional(fd, address, len, position, false);
@@ -90,7 +113,7 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
         try {
             // An I/O that overlaps no other is done as JDK 25 does it: its
             // thread would park only to be resumed at once, which costs
-            // more than the carrier's compensation (doc/benchmarks-directio.md)
+            // more than the carrier's compensation (doc/results/directio.md)
             if (others > 0) {
                 CarrierRing.Op op = CarrierRing.start(IOUtil.fdVal(fd), write, address, len, position);
                 if (op != null)
