@@ -94,8 +94,6 @@ final class CarrierRing implements CarrierIo {
         IoUringRing.SETUP_RUNGS[1],
     };
 
-    private static final int EINTR = 4, EAGAIN = 11, EBUSY = 16;
-
     // Set once a ring could not be set up: io_uring is missing, disabled
     // or denied here, and every carrier does its I/O as JDK 25 does
     private static volatile boolean unavailable;
@@ -264,7 +262,7 @@ final class CarrierRing implements CarrierIo {
                     return;
                 minComplete = 0;
                 flags = 0;
-            } else if (r == -EINTR || r == -EAGAIN || r == -EBUSY) {
+            } else if (r == -IoUring.EINTR || r == -IoUring.EAGAIN || r == -IoUring.EBUSY) {
                 // completions to reap first, or a signal: the caller reaps,
                 // and the entries go with the next submit
                 return;

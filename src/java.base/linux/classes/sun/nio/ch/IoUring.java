@@ -74,11 +74,11 @@ import jdk.internal.misc.InnocuousThread;
  * jdk.nio.useIoUring} is {@code true}: the engine is off by default.
  */
 final class IoUring {
-    // Linux errno values
-    private static final int EINTR = 4;
-    private static final int EAGAIN = 11;
-    private static final int EBUSY = 16;
-    private static final int ECANCELED = 125;
+    // Linux errno values, which CarrierRing uses too
+    static final int EINTR = 4;
+    static final int EAGAIN = 11;
+    static final int EBUSY = 16;
+    static final int ECANCELED = 125;
 
     // User data of the completion of the poll of the wake-up eventfd; an
     // operation's user data is its sequence number shifted left by

@@ -187,7 +187,7 @@ public class IoUringStress {
             chains.report();
             // Measured while the 64 virtual threads' carriers are alive
             // (the scheduler keeps an added carrier for 30 s)
-            long carriers = carriers();
+            long carriers = IoUringProbe.carriers();
             int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
                                                  Runtime.getRuntime().availableProcessors());
             System.out.println("carrier threads of virtual threads: " + carriers + " (parallelism " + parallelism + ")");
@@ -237,11 +237,6 @@ public class IoUringStress {
                 throw new AssertionError(m);
             System.out.println(m);
         }
-    }
-
-    static long carriers() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getClass().getName().equals("jdk.internal.misc.CarrierThread")).count();
     }
 
     // -- FileChannel: 64 virtual and 2 platform threads ------------------------------
