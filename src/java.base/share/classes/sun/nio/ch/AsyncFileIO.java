@@ -198,10 +198,13 @@ final class AsyncFileIO {
                 end();
                 finish(n, exc);
             };
+            // counted first: the pool's thread may finish the operation, and
+            // its caller see the count, before execute returns
+            IoHandoffs.count();
             try {
                 executor.execute(task);
-                IoHandoffs.count();
             } catch (RejectedExecutionException e) {
+                IoHandoffs.uncount();
                 if (!nd.start(fd, write, address, rem, position, Integer.MAX_VALUE, this))
                     task.run();
             }
@@ -230,8 +233,8 @@ final class AsyncFileIO {
             if (handler == null) {
                 result.setResult(0, exc);
             } else {
-                Invoker.invokeIndirectly(handler, attachment, 0, exc, executor);
                 IoHandoffs.count();
+                Invoker.invokeIndirectly(handler, attachment, 0, exc, executor);
             }
         }
 
@@ -244,14 +247,13 @@ final class AsyncFileIO {
             if (handler == null || inline) {
                 finish(n, exc);
             } else {
+                IoHandoffs.count();     // before the handler can run
                 try {
                     executor.execute(() -> finish(n, exc));
-                    IoHandoffs.count();
                 } catch (RejectedExecutionException x) {
                     // the pool is shut down: the handler runs on a thread of
                     // its own, as the completion thread must not block
                     Thread.ofVirtual().start(() -> finish(n, exc));
-                    IoHandoffs.count();
                 }
             }
         }

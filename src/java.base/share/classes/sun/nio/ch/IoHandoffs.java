@@ -48,6 +48,11 @@ public final class IoHandoffs {
         COUNT.increment();
     }
 
+    /** One hand-off counted before it was made did not happen. */
+    static void uncount() {
+        COUNT.decrement();
+    }
+
     /** The hand-offs made since the VM started. */
     public static long total() {
         return COUNT.sum();
