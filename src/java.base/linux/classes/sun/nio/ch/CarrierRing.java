@@ -28,6 +28,7 @@ package sun.nio.ch;
 import java.io.IOException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import jdk.internal.access.JavaLangAccess;
@@ -62,10 +63,16 @@ import jdk.internal.vm.Continuation;
  * blocks while pinned, or a long native call) cannot reap.  A rescuer
  * thread looks every {@link #RESCUE_NANOS} at the rings with I/O in
  * flight, and reaps the completions of a ring whose carrier has not come
- * back to it since the last look; the threads it unparks run on other
- * carriers (one hand-off each, counted by {@link IoHandoffs}).  A
- * completion thus reaches its thread within about RESCUE_NANOS plus the
- * kernel's tick, at which the held carrier's task posts it.
+ * back to it since the last look; their threads run on other carriers (one
+ * hand-off each, counted by {@link IoHandoffs}).  Where the pool has an
+ * idle carrier the rescuer unparks them, and the pool wakes that carrier.
+ * Where every carrier is busy it leaves them for the busy carriers, which
+ * take them between virtual threads: a thread the rescuer unparked would
+ * wait in the pool's shared queue, at which a carrier whose own queue
+ * never empties does not look.  A completion thus reaches its thread
+ * within about RESCUE_NANOS plus the kernel's tick, at which the held
+ * carrier's task posts it, once another carrier is idle or ends a virtual
+ * thread, or the held carrier comes back.
  *
  * <p> A carrier that terminates waits for its ring's I/O first (the kernel
  * cancels a thread's I/O when it exits) and has the rescuer resume the
@@ -100,6 +107,14 @@ final class CarrierRing implements CarrierIo {
 
     // The rings, for the rescuer
     private static final CopyOnWriteArrayList<CarrierRing> RINGS = new CopyOnWriteArrayList<>();
+
+    // The carriers' pool: the virtual thread scheduler's, set with the first
+    // ring (every CarrierThread is one of its workers)
+    private static volatile ForkJoinPool carriers;
+
+    // Completions that the rescuer reaped while every carrier was busy, for
+    // a carrier to resume between virtual threads
+    private static final ConcurrentLinkedQueue<Op> RESCUED = new ConcurrentLinkedQueue<>();
 
     /** An I/O in flight, and the thread that waits for it. */
     static final class Op {
@@ -210,6 +225,7 @@ final class CarrierRing implements CarrierIo {
             unavailable = true;
             return null;
         }
+        carriers = ct.getPool();
         var r = new CarrierRing(ring, wakeup, ring.registerRingFd());
         RINGS.add(r);
         ct.setIo(r);
@@ -275,6 +291,8 @@ final class CarrierRing implements CarrierIo {
     @Override
     public void afterContinuation() {
         turns++;
+        if (!RESCUED.isEmpty())
+            adoptRescued();
         if (inflight == 0)
             return;
         if (unsubmitted > 0)
@@ -401,23 +419,34 @@ final class CarrierRing implements CarrierIo {
         return (how == Resume.BY_RESCUER) ? 0 : done.length;
     }
 
+    // Resumes, on this carrier, threads that the rescuer reaped from held
+    // carriers' rings
+    private static void adoptRescued() {
+        Op op;
+        while ((op = RESCUED.poll()) != null)
+            LockSupport.unpark(op.waiter);
+    }
+
     // Reaps for the rescuer, which may still look at a ring that its
-    // carrier retires; returns how many threads were unparked
-    private int rescue() {
+    // carrier retires, and resumes the threads: unparked, where the pool
+    // has an idle carrier to wake for them, else left for busy carriers
+    private void rescue(boolean idleCarrier) {
         Op[] done;
         lock();
         try {
             if (closed || waiting || !ring.hasCompletions())
-                return 0;
+                return;
             done = reapLocked();
         } finally {
             unlock();
         }
         for (Op op : done) {
-            LockSupport.unpark(op.waiter);
             IoHandoffs.count();
+            if (idleCarrier)
+                LockSupport.unpark(op.waiter);
+            else
+                RESCUED.add(op);
         }
-        return done.length;
     }
 
     // Copies the completions out, frees their slots, and returns their
@@ -491,6 +520,12 @@ final class CarrierRing implements CarrierIo {
                     LockSupport.unpark(op.waiter);
                     IoHandoffs.count();
                 }
+                // what no busy carrier took, now that one is idle
+                boolean idleCarrier = hasIdleCarrier();
+                if (idleCarrier) {
+                    while ((op = RESCUED.poll()) != null)
+                        LockSupport.unpark(op.waiter);
+                }
                 boolean busy = false;
                 for (CarrierRing r : RINGS) {
                     if (r.inflight == 0)
@@ -500,10 +535,10 @@ final class CarrierRing implements CarrierIo {
                     // the last look, and does not wait in it, is held
                     int t = r.turns;
                     if (t == r.seenTurns && !r.waiting)
-                        r.rescue();
+                        r.rescue(idleCarrier);
                     r.seenTurns = t;
                 }
-                if (busy) {
+                if (busy || !RESCUED.isEmpty()) {
                     LockSupport.parkNanos(RESCUE_NANOS);
                 } else {
                     parked = true;
@@ -512,6 +547,13 @@ final class CarrierRing implements CarrierIo {
                     parked = false;
                 }
             }
+        }
+
+        // Whether the pool has fewer carriers running than its parallelism:
+        // a thread unparked now wakes one, which then finds it
+        private static boolean hasIdleCarrier() {
+            ForkJoinPool pool = carriers;
+            return pool.getActiveThreadCount() < pool.getParallelism();
         }
 
         private static boolean anyInflight() {

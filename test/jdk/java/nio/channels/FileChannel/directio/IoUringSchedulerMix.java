@@ -27,16 +27,22 @@
  *          io_uring when idle, under a load that keeps both carriers busy:
  *          on 2 carriers, for 3 s, 16 virtual threads read blocks through
  *          the engine (each compared byte for byte) while 16 pairs pass a
- *          token back and forth (park and unpark, each token checked), 16
- *          threads sleep 1 ms at a time (unparked by the scheduler's
- *          timer), and 4 yield in a loop.  No wake-up is lost: every thread
- *          ends within 10 s of the stop; and the scheduler adds no carrier.
- *          How long each group went without progress is printed, not
- *          asserted: under this load JDK 25's scheduler itself leaves the
- *          sleepers, which its timer resumes through the pool's shared
- *          queue, without a turn for the whole run.  About 4 s.
+ *          token back and forth (park and unpark, each token checked, and
+ *          every 4096th pass held 5 ms on its carrier, so that the rescuer
+ *          takes that carrier's completions), 16 threads sleep 1 ms at a
+ *          time (unparked by the scheduler's timer), and 4 yield in a loop.
+ *          No wake-up is lost: every thread ends within 10 s of the stop;
+ *          the scheduler adds no carrier; and the readers do not all go 1 s
+ *          without a read (the rescuer's readers had waited in the pool's
+ *          shared queue for the rest of the run: the busy carriers never
+ *          look there).  The rest is printed, not asserted, as JDK 25's
+ *          scheduler itself starves threads resumed through that shared
+ *          queue under this load: the sleepers, which its timer resumes,
+ *          for the whole run, and a reader that met another in the
+ *          channel's NativeThreadSet monitor, which the VM's unblocker
+ *          thread resumes (the stack is printed).  About 4 s.
  * @requires os.family == "linux"
- * @modules jdk.unsupported jdk.management
+ * @modules java.base/sun.nio.ch jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
@@ -45,9 +51,10 @@
 
 /*
  * @test id=off
- * @summary The same with the engine off (JDK 25's paths).
+ * @summary The same with the engine off (JDK 25's paths), where a reader's
+ *          pread holds its carrier, and the pool adds one for the others.
  * @requires os.family == "linux"
- * @modules jdk.unsupported jdk.management
+ * @modules java.base/sun.nio.ch jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=false
@@ -65,8 +72,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import com.sun.nio.file.ExtendedOpenOption;
+import sun.nio.ch.IoHandoffs;
 
 import static java.nio.file.StandardOpenOption.*;
 
@@ -76,11 +85,17 @@ public class IoUringSchedulerMix {
     static final int FILE = 7;              // Blocks' file number
     static final long RUN_MILLIS = 3000;
     static final long WAIT = 10;            // seconds, for every thread to end
+    static final int READERS = 16;
+    static final long READERS_GAP_MILLIS = 1000;
+    static final int HOLD_EVERY = 4096;     // token passes between holds
+    static final long HOLD_NANOS = 5_000_000;
 
     // what each group has done so far
     static final String[] GROUPS = { "readers", "token pairs", "sleepers", "yielders" };
     static final AtomicLong[] PROGRESS = {
         new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong() };
+    // each reader's reads so far
+    static final AtomicLongArray READS = new AtomicLongArray(READERS);
 
     static final AtomicBoolean stop = new AtomicBoolean();
     static final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
@@ -91,9 +106,10 @@ public class IoUringSchedulerMix {
         Path file = Blocks.create(DirectIODir.get().resolve("scheduler-mix"), FILE, BLOCKS);
         List<Thread> threads = new ArrayList<>();
         try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
-            for (int i = 0; i < 16; i++) {
-                long seed = i;
-                threads.add(start(() -> read(fc, seed)));
+            Thread[] readerThreads = new Thread[READERS];
+            for (int i = 0; i < READERS; i++) {
+                int id = i;
+                threads.add(readerThreads[i] = start(() -> read(fc, id)));
             }
             for (int i = 0; i < 16; i++) {
                 var ping = new SynchronousQueue<Long>();
@@ -108,20 +124,17 @@ public class IoUringSchedulerMix {
 
             // Samples the groups' progress until the run ends: a sampling
             // loop, as progress has no event to wait for
-            long[] last = new long[GROUPS.length];
-            long[] lastChange = new long[GROUPS.length];
-            long[] longest = new long[GROUPS.length];
+            Gaps groups = new Gaps(GROUPS.length), readers = new Gaps(READERS);
+            StackTraceElement[][] stalls = new StackTraceElement[READERS][];
             long t0 = System.nanoTime();
-            java.util.Arrays.fill(lastChange, t0);
             long now;
             while ((now = System.nanoTime()) - t0 < RUN_MILLIS * 1_000_000L && failures.isEmpty()) {
-                for (int g = 0; g < GROUPS.length; g++) {
-                    long p = PROGRESS[g].get();
-                    if (p != last[g]) {
-                        last[g] = p;
-                        lastChange[g] = now;
-                    }
-                    longest[g] = Math.max(longest[g], (now - lastChange[g]) / 1_000_000);
+                for (int g = 0; g < GROUPS.length; g++)
+                    groups.sample(g, PROGRESS[g].get(), now);
+                for (int r = 0; r < READERS; r++) {
+                    // where a reader is as it goes past the bound, to tell why
+                    if (readers.sample(r, READS.get(r), now) > READERS_GAP_MILLIS && stalls[r] == null)
+                        stalls[r] = readerThreads[r].getStackTrace();
                 }
                 Thread.sleep(10);
             }
@@ -136,8 +149,17 @@ public class IoUringSchedulerMix {
                 throw new AssertionError(failures.size() + " threads failed", failures.peek());
             for (int g = 0; g < GROUPS.length; g++) {
                 System.out.printf("%s: %d done, longest without progress %d ms%n",
-                        GROUPS[g], PROGRESS[g].get(), longest[g]);
+                        GROUPS[g], PROGRESS[g].get(), groups.longest(g));
             }
+            int worst = readers.worst();
+            System.out.printf("each reader: at least %d reads; reader %d went longest without one, %d ms%n",
+                    readers.fewest(), worst, readers.longest(worst));
+            if (stalls[worst] != null) {
+                System.out.println("reader " + worst + ", " + READERS_GAP_MILLIS + " ms after its last read:");
+                for (StackTraceElement e : stalls[worst])
+                    System.out.println("\tat " + e);
+            }
+            System.out.println("hand-offs: " + IoHandoffs.total());
             long carriers = IoUringProbe.carriers();
             int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism");
             System.out.println("carrier threads: " + carriers);
@@ -145,6 +167,49 @@ public class IoUringSchedulerMix {
                 throw new AssertionError(carriers + " carrier threads, more than the parallelism "
                         + parallelism + ": with the engine a virtual thread parks in its DIRECT I/O");
             expect.check("after the run");
+            if (groups.longest(0) > READERS_GAP_MILLIS)
+                throw new AssertionError("the readers went " + groups.longest(0)
+                        + " ms without a read, more than " + READERS_GAP_MILLIS + " ms");
+        }
+    }
+
+    // How long each of a set of counters went without a change, sampled
+    static final class Gaps {
+        final long[] last, lastChange, longest;
+
+        Gaps(int n) {
+            last = new long[n];
+            lastChange = new long[n];
+            longest = new long[n];
+            java.util.Arrays.fill(lastChange, System.nanoTime());
+        }
+
+        // returns how long counter i has gone without a change, in ms
+        long sample(int i, long value, long now) {
+            if (value != last[i]) {
+                last[i] = value;
+                lastChange[i] = now;
+            }
+            long gap = (now - lastChange[i]) / 1_000_000;
+            longest[i] = Math.max(longest[i], gap);
+            return gap;
+        }
+
+        long longest(int i) {
+            return longest[i];
+        }
+
+        int worst() {
+            int w = 0;
+            for (int i = 1; i < longest.length; i++) {
+                if (longest[i] > longest[w])
+                    w = i;
+            }
+            return w;
+        }
+
+        long fewest() {
+            return java.util.Arrays.stream(last).min().orElse(0);
         }
     }
 
@@ -158,14 +223,15 @@ public class IoUringSchedulerMix {
         });
     }
 
-    static void read(FileChannel fc, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
+    static void read(FileChannel fc, int id) {
+        SplittableRandom random = new SplittableRandom(id);
         ByteBuffer buf = Blocks.aligned(SIZE);
         try {
             while (!stop.get()) {
                 int b = random.nextInt(BLOCKS);
                 Blocks.check(buf, fc.read(Blocks.spoil(buf), (long) b * SIZE), FILE, b, 1);
                 PROGRESS[0].incrementAndGet();
+                READS.incrementAndGet(id);
             }
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -202,10 +268,19 @@ public class IoUringSchedulerMix {
                     throw new AssertionError("sent " + n + ", got back " + m);
                 n = m;
                 PROGRESS[1].incrementAndGet();
+                if (n % HOLD_EVERY == 0)
+                    hold();
             }
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
+    }
+
+    // Keeps the carrier, computing, for longer than the rescuer's period
+    static void hold() {
+        long end = System.nanoTime() + HOLD_NANOS;
+        while (System.nanoTime() < end)
+            Thread.onSpinWait();
     }
 
     static void sleep() {
