@@ -429,10 +429,14 @@ final class CarrierRing implements CarrierIo {
 
     // Reaps for the rescuer, which may still look at a ring that its
     // carrier retires, and resumes the threads: unparked, where the pool
-    // has an idle carrier to wake for them, else left for busy carriers
+    // has an idle carrier to wake for them, else left for busy carriers.
+    // A ring whose lock is held is in use by its carrier, or was, by a
+    // carrier that the OS took off its CPU in it: the rescuer does not
+    // spin for it, and looks again next time.
     private void rescue(boolean idleCarrier) {
         Op[] done;
-        lock();
+        if (!lock.compareAndSet(false, true))
+            return;
         try {
             if (closed || waiting || !ring.hasCompletions())
                 return;
