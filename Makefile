@@ -28,6 +28,7 @@
 #   make test TEST=...  upstream's test framework, e.g. TEST=jdk_nio
 #   make test-rdio      every jtreg test this fork adds; prints "N passed, N failed"
 #   make test-upstream  upstream's own tests of what the fork patches (java/nio/channels, java/net sockets)
+#   make test-upstream-rings RINGS=on|off  upstream's scheduler tests with the carriers' io_uring hooks active (on)
 #   make update-upstream VERSION=25.0.N+B  move the pin to another jdk25u update release (CHECK=1: no build)
 #   make test-rdma      only the RDMA group, in the Soft-RoCE QEMU guest (LIBRDMACM=56.1: against that librdmacm)
 #   make test-rdma-pair the two-guest RDMA tests: two Soft-RoCE guests on one link, with faults
@@ -58,7 +59,7 @@ SCRIPTS := $(TOP)/make/scripts
 INFRA := $(TOP)/test/infra
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-upstream update-upstream test-rdma test-rdma-pair test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-pingpong-pair bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
+.PHONY: images assemble test test-rdio test-upstream test-upstream-rings update-upstream test-rdma test-rdma-pair test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-pingpong-pair bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -99,6 +100,13 @@ test-rdio: images
 # update of the pinned release must not lower its counts (doc/building.md).
 test-upstream: images
 	@$(INFRA)/test-upstream.sh $(RDIO_CONF_DIR) $(RDIO_JTREG_HOME)
+
+# Upstream's tests of the virtual thread scheduler and ForkJoinPool under a
+# load of DIRECT reads, with the engine on (RINGS=on: the hooks of patches
+# 0025 and 0026 active) or off (RINGS=off, the baseline) (doc/building.md).
+RINGS ?= on
+test-upstream-rings: images
+	@$(INFRA)/test-upstream-rings.sh $(RDIO_CONF_DIR) $(RDIO_JTREG_HOME) $(RINGS)
 
 # Moves make/upstream.conf and make/patches to another jdk25u update release,
 # then builds and tests it (doc/building.md).  It has no prerequisite: it

@@ -345,14 +345,15 @@ final class CarrierRing implements CarrierIo {
     }
 
     @Override
-    public void wakeIdle() {
-        if (waiting) {
-            try {
-                wakeup.set();
-            } catch (IOException e) {
-                throw new InternalError(e);
-            }
+    public boolean wakeIdle() {
+        if (!waiting)
+            return false;
+        try {
+            wakeup.set();
+        } catch (IOException e) {
+            throw new InternalError(e);
         }
+        return true;
     }
 
     @Override

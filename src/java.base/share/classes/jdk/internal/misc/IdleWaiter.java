@@ -33,7 +33,10 @@ package jdk.internal.misc;
  *
  * <p> The pool calls {@link #beginIdleWait}, {@link #idleWait} and {@link
  * #endIdleWait} on the worker itself, in that order, and {@link #wakeIdle}
- * from a thread that has just released the worker and unparked it.
+ * from a thread that has just released the worker, which unparks the
+ * worker only if wakeIdle returns false: a permit that a worker in its own
+ * wait did not take would make the worker thread's next park return at
+ * once, and that park may be a pinned virtual thread's.
  */
 public interface IdleWaiter {
     /**
@@ -64,6 +67,11 @@ public interface IdleWaiter {
     /** Ends what {@link #beginIdleWait} began, when it returned true. */
     void endIdleWait();
 
-    /** Ends the worker's idle wait, if it is in one; any thread may call it. */
-    void wakeIdle();
+    /**
+     * Ends the worker's idle wait, if it is in one; any thread may call it.
+     * Returns true if the worker was in its idle wait, between {@link
+     * #beginIdleWait} and the end of {@link #idleWait}, and so needs no
+     * unpark; false if it may park, or has parked, as usual.
+     */
+    boolean wakeIdle();
 }
