@@ -292,7 +292,7 @@ final class CarrierRing implements CarrierIo {
     public void afterContinuation() {
         turns++;
         if (!RESCUED.isEmpty())
-            adoptRescued();
+            resumeRescued();
         if (inflight == 0)
             return;
         if (unsubmitted > 0)
@@ -420,9 +420,11 @@ final class CarrierRing implements CarrierIo {
         return (how == Resume.BY_RESCUER) ? 0 : done.length;
     }
 
-    // Resumes, on this carrier, threads that the rescuer reaped from held
-    // carriers' rings
-    private static void adoptRescued() {
+    // Unparks the threads that the rescuer left for busy carriers: called
+    // on a carrier, it queues them there; called by the rescuer once a
+    // carrier is idle, in the pool's shared queue, where that carrier
+    // finds them
+    private static void resumeRescued() {
         Op op;
         while ((op = RESCUED.poll()) != null)
             LockSupport.unpark(op.waiter);
@@ -527,10 +529,8 @@ final class CarrierRing implements CarrierIo {
                 }
                 // what no busy carrier took, now that one is idle
                 boolean idleCarrier = hasIdleCarrier();
-                if (idleCarrier) {
-                    while ((op = RESCUED.poll()) != null)
-                        LockSupport.unpark(op.waiter);
-                }
+                if (idleCarrier)
+                    resumeRescued();
                 boolean busy = false;
                 for (CarrierRing r : RINGS) {
                     if (r.inflight == 0)
