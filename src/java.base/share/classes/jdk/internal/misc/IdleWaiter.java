@@ -40,6 +40,17 @@ package jdk.internal.misc;
  */
 public interface IdleWaiter {
     /**
+     * Whether the worker has a source of events of its own, pending or not
+     * (an io_uring that it drives).  Each task such a worker takes then
+     * lasts as long as the events it handles meanwhile, so the pool has it
+     * look at every queue after each task, rather than keep to the queue
+     * it took the task from.  Called by the worker itself.
+     */
+    default boolean ownsEvents() {
+        return false;
+    }
+
+    /**
      * Called by a worker that found no task: whether it has events of its
      * own pending (I/O in flight), so that it should go to its idle wait at
      * once rather than spin for tasks first, which would delay those events

@@ -36,7 +36,7 @@
  * @requires os.family == "linux"
  * @modules java.base/sun.nio.ch java.base/jdk.internal.vm jdk.unsupported
  * @library lib /test/lib
- * @build DirectIODir IoUringProbe Blocks
+ * @build DirectIODir IoUringProbe Blocks ReaderThreads
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
  *      -Djdk.virtualThreadScheduler.parallelism=2 IoUringCarrierLiveness
  */
@@ -48,11 +48,12 @@
  * @requires os.family == "linux"
  * @modules java.base/sun.nio.ch java.base/jdk.internal.vm jdk.unsupported
  * @library lib /test/lib
- * @build DirectIODir IoUringProbe Blocks
+ * @build DirectIODir IoUringProbe Blocks ReaderThreads
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=false
  *      -Djdk.virtualThreadScheduler.parallelism=2 IoUringCarrierLiveness
  */
 
+import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -62,7 +63,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -106,15 +106,8 @@ public class IoUringCarrierLiveness {
         Path file = Blocks.create(DirectIODir.get().resolve("carrier-liveness"), FILE, BLOCKS);
 
         try (FileChannel fc = FileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
-            List<Thread> readers = new ArrayList<>();
-            for (int t = 0; t < READERS; t++) {
-                int seed = t;
-                readers.add(Thread.ofVirtual().start(() -> readLoop(fc, seed)));
-            }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
-            while (reads.get() < READERS && failures.isEmpty() && System.nanoTime() < deadline)
-                Thread.sleep(10);   // polling the readers' count
-            check(reads.get() >= READERS, "the readers read " + reads.get() + " blocks in " + WAIT + " s");
+            List<Thread> readers = ReaderThreads.start(READERS, failures, seed -> readLoop(fc, seed));
+            ReaderThreads.awaitReads(reads, READERS, failures, WAIT);
 
             hold(ring, "parked while pinned", () -> {
                 Continuation.pin();
@@ -185,18 +178,14 @@ public class IoUringCarrierLiveness {
             check(n == 0, how + ": " + n + " hand-offs counted with the engine not in use");
     }
 
-    static void readLoop(FileChannel fc, int seed) {
+    static void readLoop(FileChannel fc, int seed) throws IOException {
         ByteBuffer buf = Blocks.aligned(SIZE);
         SplittableRandom random = new SplittableRandom(seed);
-        try {
-            while (running) {
-                int b = random.nextInt(BLOCKS);
-                Blocks.check(buf, fc.read(Blocks.spoil(buf), (long) b * SIZE), FILE, b, 1);
-                last.set(System.nanoTime());
-                reads.incrementAndGet();
-            }
-        } catch (Throwable e) {
-            failures.add(e);
+        while (running) {
+            int b = random.nextInt(BLOCKS);
+            Blocks.check(buf, fc.read(Blocks.spoil(buf), (long) b * SIZE), FILE, b, 1);
+            last.set(System.nanoTime());
+            reads.incrementAndGet();
         }
     }
 
