@@ -35,7 +35,7 @@
  *          its carrier on entering that monitor; the first is queued on
  *          that carrier.  Each round must end within 1 s: a carrier that
  *          kept to the timer's queue left the first thread there for up to
- *          16 s.  About 2 s.
+ *          16 s.  About 1 s.
  * @requires os.family == "linux"
  * @modules java.base/jdk.internal.vm jdk.unsupported jdk.management
  * @library lib /test/lib
