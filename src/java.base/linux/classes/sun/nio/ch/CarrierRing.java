@@ -303,6 +303,11 @@ final class CarrierRing implements CarrierIo {
     }
 
     @Override
+    public boolean ownsEvents() {
+        return true;
+    }
+
+    @Override
     public boolean hasPendingEvents() {
         return inflight > 0;
     }
