@@ -66,8 +66,8 @@
 #   BENCH_QD_FILE_MIB       size of the disk's file in MiB (default 1024)
 #   BENCH_QD_RAM_FILE_MIB   size of the RAM device's file in MiB (default 1024)
 #   BENCH_QD_RAM            auto (brd if possible, else loop over tmpfs) or loop
-#   BENCH_QD_IO_URING       -Djdk.nio.useIoUring for the fork's rows (default true: the
-#                           engine is off by default, and these rows measure it)
+#   BENCH_QD_IO_URING       -Djdk.nio.useIoUring for the fork's rows (default: unset,
+#                           the engine on, as a program gets it)
 #   BENCH_BASELINE_JDK      the upstream JDK 25 (default
 #                           /usr/lib/jvm/temurin-25-jdk-amd64)
 #   BENCH_DIR               where the disk's file goes (default
@@ -93,7 +93,7 @@ jmh=${2:?usage: bench-directio-qd.sh CONF_DIR JMH_DIR}
 conf=$(cd "$conf" && pwd) || die "no $1"
 jmh=$(cd "$jmh" && pwd) || die "no $2"
 fork_jdk=$conf/images/jdk
-fork_io_uring=${BENCH_QD_IO_URING:-true}
+fork_io_uring=${BENCH_QD_IO_URING:-}
 base_jdk=${BENCH_BASELINE_JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
 out=$RDIO_BUILD/bench-directio
 work=$out/qd

@@ -64,10 +64,12 @@ run_java() {   # DEVICE OP QD ROW REP
     local dev=$1 op=$2 qd=$3 row=$4 rep=$5 home path csv=$work/jmh.csv side=$work/side.txt res
     local props=()
     home=$fork_jdk; [ "${row%%_*}" = rdio ] || home=$base_jdk
-    # the fork's engine is off by default; its rows measure it on, and
-    # export the package whose counter of hand-offs the benchmark reads
-    [ "$home" != "$fork_jdk" ] ||
-        props=(-Djdk.nio.useIoUring="$fork_io_uring" --add-exports=java.base/sun.nio.ch=ALL-UNNAMED)
+    # the fork's rows export the package whose counter of hand-offs the
+    # benchmark reads, and set the engine's property only if asked to
+    if [ "$home" = "$fork_jdk" ]; then
+        props=(--add-exports=java.base/sun.nio.ch=ALL-UNNAMED)
+        [ -z "$fork_io_uring" ] || props+=(-Djdk.nio.useIoUring="$fork_io_uring")
+    fi
     path=${row#*_}
     rm -f "$csv" "$side"
     echo "=== $dev $op QD$qd $row rep $rep: $home ${props[*]}" >> "$log"

@@ -151,7 +151,7 @@ qd_report() {
         [ -z "$ram_note" ] || echo "  - $ram_note"
         echo "- every row reads or writes that device's one file: 4 KiB at uniformly random 4 KiB-aligned offsets, O_DIRECT;" \
              "writes overwrite it with random data (fio: its random buffers; Java: random bytes with a unique sequence number per write)"
-        echo "- rdio: $(jdk_line "$fork_jdk") (work tree $commit), run with -Djdk.nio.useIoUring=$fork_io_uring; JDK 25: $(jdk_line "$base_jdk")"
+        echo "- rdio: $(jdk_line "$fork_jdk") (work tree $commit), ${fork_io_uring:+run with -Djdk.nio.useIoUring=$fork_io_uring}${fork_io_uring:-the io_uring engine on, by default}; JDK 25: $(jdk_line "$base_jdk")"
         echo "- Java: $class (JMH $(basename "$(echo "$jmh"/jmh-core-*.jar)" .jar | sed 's/jmh-core-//'))," \
              "one JVM per row and repetition (-f 0), $warmup s warm-up, $seconds s measured; IOPS = JMH's score;" \
              "latency = nanoTime from the call that starts an I/O to its completion, p50/p99 of a 64-buckets-per-octave histogram;" \

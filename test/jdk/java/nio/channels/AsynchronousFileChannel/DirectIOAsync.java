@@ -28,6 +28,9 @@
  *          buffers move the right bytes (JDK 25 fails the heap ones with
  *          "Invalid argument"), and a misaligned position, length or buffer
  *          address fails the operation with an IOException naming it.
+ *          The io_uring engine, on by default, checks the arguments in the
+ *          caller: a refused operation still reaches its CompletionHandler
+ *          on a pool thread, not in the caller.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
  * @library ../FileChannel/directio/lib /test/lib
@@ -36,15 +39,14 @@
  */
 
 /*
- * @test id=io_uring
- * @summary The same with the io_uring engine on, whose queue checks the
- *          arguments in the caller: a refused operation still reaches its
- *          CompletionHandler on a pool thread, not in the caller.
+ * @test id=off
+ * @summary The same with the engine off (-Djdk.nio.useIoUring=false), on
+ *          JDK 25's path of a pool thread per operation.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported
  * @library ../FileChannel/directio/lib /test/lib
  * @build DirectIODir
- * @run main/othervm -Djdk.nio.useIoUring=true DirectIOAsync
+ * @run main/othervm -Djdk.nio.useIoUring=false DirectIOAsync
  */
 
 import java.io.IOException;

@@ -74,6 +74,15 @@ import jdk.internal.vm.Continuation;
  * carrier's task posts it, once another carrier is idle or ends a virtual
  * thread, or the held carrier comes back.
  *
+ * <p> A scheduler with more carriers than there are CPUs
+ * (jdk.virtualThreadScheduler.parallelism set above {@link
+ * Runtime#availableProcessors}) gets no rings, and its carriers do their
+ * I/O as JDK 25 does.  A ring keeps its carrier runnable through an I/O
+ * where pread would block it, so all of those carriers would compete for
+ * the CPUs, and the JIT compiler's threads, with one share among them all,
+ * would fall behind: 64 carriers on 2 CPUs took 1.5 to 2 times as long as
+ * with pread (doc/jep-direct-io.md).
+ *
  * <p> A carrier that terminates waits for its ring's I/O first (the kernel
  * cancels a thread's I/O when it exits) and has the rescuer resume the
  * threads, as a terminating worker's queue is dropped.
@@ -101,8 +110,9 @@ final class CarrierRing implements CarrierIo {
         IoUringRing.SETUP_RUNGS[1],
     };
 
-    // Set once a ring could not be set up: io_uring is missing, disabled
-    // or denied here, and every carrier does its I/O as JDK 25 does
+    // Set once a ring could not be set up (io_uring is missing, disabled
+    // or denied here) or the scheduler has more carriers than CPUs: every
+    // carrier does its I/O as JDK 25 does
     private static volatile boolean unavailable;
 
     // The rings, for the rescuer
@@ -174,8 +184,8 @@ final class CarrierRing implements CarrierIo {
      * Starts a positional read or write for the current virtual thread on
      * its carrier's ring, setting the ring up on first use.  Returns null,
      * having started nothing, where the caller is to do the I/O as JDK 25
-     * does: io_uring unavailable, a carrier of another scheduler, or the
-     * ring full.
+     * does: io_uring unavailable, a scheduler with more carriers than
+     * CPUs, a carrier of another scheduler, or the ring full.
      */
     static Op start(int fd, boolean write, long address, int len, long position) {
         if (unavailable)
@@ -214,6 +224,11 @@ final class CarrierRing implements CarrierIo {
     private static CarrierRing open(CarrierThread ct) {
         if (ct.io() != null)
             return null;    // another kind of carrier I/O
+        ForkJoinPool pool = ct.getPool();
+        if (pool.getParallelism() > Runtime.getRuntime().availableProcessors()) {
+            unavailable = true;
+            return null;
+        }
         IoUringRing ring = null;
         EventFD wakeup = null;
         try {
@@ -225,7 +240,7 @@ final class CarrierRing implements CarrierIo {
             unavailable = true;
             return null;
         }
-        carriers = ct.getPool();
+        carriers = pool;
         var r = new CarrierRing(ring, wakeup, ring.registerRingFd());
         RINGS.add(r);
         ct.setIo(r);

@@ -70,8 +70,8 @@ import jdk.internal.misc.InnocuousThread;
  * <p> Where io_uring is missing (before Linux 5.6 it lacks the operations
  * used here), disabled ({@code kernel.io_uring_disabled}) or denied by a
  * seccomp filter, {@link #get()} returns null and callers use pread and
- * pwrite.  So it does unless the system property {@code
- * jdk.nio.useIoUring} is {@code true}: the engine is off by default.
+ * pwrite.  So it does where the system property {@code jdk.nio.useIoUring}
+ * is {@code false}, which turns the engine off.
  */
 final class IoUring {
     // Linux errno values, which CarrierRing uses too
@@ -107,10 +107,9 @@ final class IoUring {
      */
     static final long RESCUE_NANOS = 2_000_000;
 
-    // Off by default: on the disk of the machines it was measured on, the
-    // ring lost to JDK 25's paths at 64 in flight (doc/benchmarks-directio.md)
+    // On unless -Djdk.nio.useIoUring=false
     private static final boolean ENABLED =
-        "true".equalsIgnoreCase(System.getProperty("jdk.nio.useIoUring"));
+        !"false".equalsIgnoreCase(System.getProperty("jdk.nio.useIoUring"));
 
     private static class Holder {
         static final IoUring RING = create();
@@ -268,7 +267,7 @@ final class IoUring {
         return ENABLED ? Holder.RING : null;
     }
 
-    /** Whether {@code jdk.nio.useIoUring=true} turns the engine on. */
+    /** Whether the engine is on: it is unless {@code jdk.nio.useIoUring=false}. */
     static boolean isEnabled() {
         return ENABLED;
     }

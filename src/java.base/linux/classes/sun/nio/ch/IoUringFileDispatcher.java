@@ -48,8 +48,8 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
     private IoUringFileDispatcher() { }
 
     /**
-     * Returns the dispatcher, or null unless {@code jdk.nio.useIoUring=true}
-     * turns io_uring on.
+     * Returns the dispatcher, or null where {@code jdk.nio.useIoUring=false}
+     * turns io_uring off.
      */
     static FileDispatcher get() {
         return IoUring.isEnabled() ? INSTANCE : null;

@@ -39,7 +39,7 @@
  * @modules jdk.unsupported
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks ReadChain
- * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true IoUringBlockingHandler
+ * @run main/othervm --enable-native-access=ALL-UNNAMED IoUringBlockingHandler
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=false IoUringBlockingHandler
  */
 

@@ -36,7 +36,7 @@
  * @modules jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks
- * @run main/othervm/timeout=180 --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
+ * @run main/othervm/timeout=180 --enable-native-access=ALL-UNNAMED
  *      -Djdk.virtualThreadScheduler.parallelism=2 IoUringCarrierRetire
  */
 

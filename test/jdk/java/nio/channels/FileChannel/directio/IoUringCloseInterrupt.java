@@ -39,12 +39,13 @@
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks
- * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true IoUringCloseInterrupt
+ * @run main/othervm --enable-native-access=ALL-UNNAMED IoUringCloseInterrupt
  */
 
 /*
  * @test id=off
- * @summary The same races with -Djdk.nio.useIoUring=false, the default (today's paths).
+ * @summary The same races with -Djdk.nio.useIoUring=false, which turns the
+ *          engine off (JDK 25's paths).
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib

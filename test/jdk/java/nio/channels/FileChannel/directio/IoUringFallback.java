@@ -23,7 +23,7 @@
 
 /*
  * @test
- * @summary With the engine turned on (-Djdk.nio.useIoUring=true), where a
+ * @summary With the engine on (the default), where a
  *          seccomp filter denies io_uring_setup, with EPERM (as
  *          kernel.io_uring_disabled and container runtimes do) or ENOSYS (as
  *          a kernel without io_uring does), the JDK falls back to pread,
@@ -32,7 +32,8 @@
  *          FileChannel, both DIRECT, move the right bytes, and the process
  *          holds no io_uring instance.  The same child without the filter
  *          holds one where the kernel allows it, which shows the check can
- *          see a ring.  Linux x86_64 (the filter's syscall numbers).
+ *          see a ring, and with -Djdk.nio.useIoUring=false holds none.
+ *          Linux x86_64 (the filter's syscall numbers).
  * @requires os.family == "linux" & os.arch == "amd64"
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib
@@ -88,7 +89,8 @@ import static java.nio.file.StandardOpenOption.*;
  * and finds no io_uring descriptor in /proc/self/fd.  The third case runs
  * the same child without a filter: there the engine must hold rings
  * where this machine allows io_uring, so a child that could not see rings
- * would fail it.  The parent requires exit status 0 from each child within
+ * would fail it.  The fourth runs it without a filter and with
+ * -Djdk.nio.useIoUring=false, which must leave the engine out.  The parent requires exit status 0 from each child within
  * 120 s.
  *
  * <p> Not covered: kernel.io_uring_disabled itself.  Setting it here (as
@@ -109,14 +111,16 @@ public class IoUringFallback {
             child(args[1]);
             return;
         }
-        for (String mode : List.of("EPERM", "ENOSYS", "unfiltered"))
+        for (String mode : List.of("EPERM", "ENOSYS", "unfiltered", "off"))
             runChild(mode);
     }
 
     static void runChild(String mode) throws Throwable {
-        ProcessBuilder pb = ProcessTools.createTestJavaProcessBuilder(
-                "--enable-native-access=ALL-UNNAMED", "-Djdk.nio.useIoUring=true",
-                "IoUringFallback", "child", mode);
+        List<String> command = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));
+        if (mode.equals("off"))
+            command.add("-D" + IoUringProbe.PROPERTY + "=false");
+        command.addAll(List.of("IoUringFallback", "child", mode));
+        ProcessBuilder pb = ProcessTools.createTestJavaProcessBuilder(command);
         Path log = Path.of("child-" + mode + ".log");
         pb.redirectErrorStream(true).redirectOutput(log.toFile());
         long start = System.nanoTime();
@@ -156,7 +160,7 @@ public class IoUringFallback {
         int errno = switch (mode) {
             case "EPERM" -> IoUringProbe.EPERM;
             case "ENOSYS" -> IoUringProbe.ENOSYS;
-            case "unfiltered" -> 0;
+            case "unfiltered", "off" -> 0;
             default -> throw new IllegalArgumentException(mode);
         };
         List<String> rings = IoUringProbe.ringFds();
@@ -203,6 +207,8 @@ public class IoUringFallback {
         expect.check("after the I/O");
         if (errno != 0 && expect.ring())
             throw new AssertionError("cannot happen: the engine expected on behind the filter");
+        if (mode.equals("off") && expect.ring())
+            throw new AssertionError("cannot happen: the engine expected on with " + expect.why());
         System.out.println("child " + mode + ": passed");
     }
 

@@ -39,7 +39,7 @@
  * @modules jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks ReadChain
- * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
+ * @run main/othervm --enable-native-access=ALL-UNNAMED
  *      -Djdk.lang.Process.launchMechanism=POSIX_SPAWN IoUringForkExec
  */
 
@@ -53,7 +53,7 @@
  * @modules jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks ReadChain
- * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
+ * @run main/othervm --enable-native-access=ALL-UNNAMED
  *      -Djdk.lang.Process.launchMechanism=FORK IoUringForkExec
  */
 

@@ -40,7 +40,7 @@
  * @modules java.base/sun.nio.ch jdk.unsupported
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks ReadChain
- * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true IoUringHandoffs
+ * @run main/othervm --enable-native-access=ALL-UNNAMED IoUringHandoffs
  */
 
 import java.nio.ByteBuffer;

@@ -27,17 +27,35 @@
  *          (jdk.virtualThreadScheduler.parallelism and maxPoolSize 64, as a
  *          program that sizes its scheduler sets them) do DIRECT positional
  *          writes and reads of blocks of their own through one FileChannel,
- *          with the io_uring engine on: every block read is what its thread
- *          last wrote there, byte for byte, and after the load the whole
- *          file read without DIRECT holds each block's last generation;
- *          the process holds at most a ring per carrier and one more, and
- *          prints the hand-offs (the rescuer's, for carriers the OS kept off
- *          the 2 CPUs); no thread takes longer than the bound.
+ *          with the io_uring engine on and the JVM told of 64 CPUs
+ *          (-XX:ActiveProcessorCount=64), so that every carrier may take a
+ *          ring: every block read is what its thread last wrote there, byte
+ *          for byte, and after the load the whole file read without DIRECT
+ *          holds each block's last generation; the process holds at most a
+ *          ring per carrier and one more, and prints the hand-offs (the
+ *          rescuer's, for carriers the OS kept off the real CPUs); no thread
+ *          takes longer than the bound.
  * @requires os.family == "linux"
  * @modules java.base/sun.nio.ch jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks
- * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
+ * @run main/othervm --enable-native-access=ALL-UNNAMED -XX:ActiveProcessorCount=64
+ *      -Djdk.virtualThreadScheduler.parallelism=64 -Djdk.virtualThreadScheduler.maxPoolSize=64
+ *      IoUringManyCarriers
+ */
+
+/*
+ * @test id=oversubscribed
+ * @summary The same on this machine's CPUs: where it has fewer than 64,
+ *          the carriers take no rings (a ring keeps its carrier runnable
+ *          through the I/O, and 64 runnable carriers would crowd out the
+ *          JIT compiler), so the I/O is JDK 25's: the same bytes, no
+ *          io_uring descriptor and no hand-off.
+ * @requires os.family == "linux"
+ * @modules java.base/sun.nio.ch jdk.unsupported jdk.management
+ * @library lib /test/lib
+ * @build DirectIODir IoUringProbe Blocks
+ * @run main/othervm --enable-native-access=ALL-UNNAMED
  *      -Djdk.virtualThreadScheduler.parallelism=64 -Djdk.virtualThreadScheduler.maxPoolSize=64
  *      IoUringManyCarriers
  */
@@ -114,6 +132,10 @@ public class IoUringManyCarriers {
                 throw e;
             }
             ring.check("after the load");
+            // no AsynchronousFileChannel here, so not even the VM's ring
+            if (!ring.carrierRings() && !IoUringProbe.ringFds().isEmpty())
+                throw new AssertionError("io_uring descriptors " + IoUringProbe.ringFds()
+                        + " where carriers should take no ring (" + ring.why() + ")");
         }
         long n = IoHandoffs.total() - handoffs;
         System.out.printf("%d threads, %d DIRECT I/Os in %d ms, %d hand-offs%n", THREADS,
@@ -121,7 +143,7 @@ public class IoUringManyCarriers {
         // With the engine on, a rescue is a carrier that the OS kept off
         // its CPU for longer than the rescuer's period, which 64 carriers
         // on 2 CPUs make a matter of chance, so the count is printed
-        if (!ring.ring() && n != 0)
+        if (!ring.carrierRings() && n != 0)
             throw new AssertionError(n + " hand-offs counted, with the engine not in use");
 
         // the file as buffered I/O, which the engine is not on the path of, sees it

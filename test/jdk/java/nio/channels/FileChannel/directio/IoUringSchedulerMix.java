@@ -46,7 +46,7 @@
  * @modules java.base/sun.nio.ch jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks
- * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true
+ * @run main/othervm --enable-native-access=ALL-UNNAMED
  *      -Djdk.virtualThreadScheduler.parallelism=2 IoUringSchedulerMix
  */
 
@@ -169,7 +169,7 @@ public class IoUringSchedulerMix {
             long carriers = IoUringProbe.carriers();
             int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism");
             System.out.println("carrier threads: " + carriers);
-            if (expect.ring() && carriers > parallelism)
+            if (expect.carrierRings() && carriers > parallelism)
                 throw new AssertionError(carriers + " carrier threads, more than the parallelism "
                         + parallelism + ": with the engine a virtual thread parks in its DIRECT I/O");
             expect.check("after the run");

@@ -40,7 +40,7 @@
  * @modules java.base/jdk.internal.vm jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks ReaderThreads
- * @run main/othervm -Djdk.nio.useIoUring=true
+ * @run main/othervm
  *      -Djdk.virtualThreadScheduler.parallelism=2 IoUringStarvation
  */
 

@@ -23,27 +23,26 @@
 
 /*
  * @test id=on
- * @summary io_uring stress, engine turned on (-Djdk.nio.useIoUring=true)
- *          where the kernel allows it: 64
- *          virtual threads doing DIRECT positional reads and writes on one
- *          FileChannel, and an AsynchronousFileChannel (DIRECT) with 256
- *          operations outstanding, for a few seconds; every block read back
- *          is compared byte for byte with what was last written there, every
- *          asynchronous operation completes exactly once, the virtual
- *          threads' scheduler adds no carriers (they park in their I/O), and
- *          the process then holds io_uring instances: one for the
+ * @summary io_uring stress, the engine on (the default) where the kernel
+ *          allows it: 64 virtual threads doing DIRECT positional reads and
+ *          writes on one FileChannel, and an AsynchronousFileChannel (DIRECT)
+ *          with 256 operations outstanding, for a few seconds; every block
+ *          read back is compared byte for byte with what was last written
+ *          there, every asynchronous operation completes exactly once, the
+ *          virtual threads' scheduler adds no carriers (they park in their
+ *          I/O), and the process then holds io_uring instances: one for the
  *          AsynchronousFileChannel and at most one per carrier (none before
  *          the first I/O).  About 6 s.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib
  * @build DirectIODir IoUringProbe Blocks
- * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=true IoUringStress
+ * @run main/othervm --enable-native-access=ALL-UNNAMED IoUringStress
  */
 
 /*
  * @test id=off
- * @summary The same load with -Djdk.nio.useIoUring=false, the default: today's paths
+ * @summary The same load with -Djdk.nio.useIoUring=false: JDK 25's paths
  *          (pread and pwrite, a pool thread per asynchronous operation) move
  *          the same bytes, and the process holds no io_uring instance.
  * @requires os.family == "linux"
@@ -191,7 +190,7 @@ public class IoUringStress {
             int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
                                                  Runtime.getRuntime().availableProcessors());
             System.out.println("carrier threads of virtual threads: " + carriers + " (parallelism " + parallelism + ")");
-            if (expect.ring() && carriers > parallelism)
+            if (expect.carrierRings() && carriers > parallelism)
                 throw new AssertionError("with the io_uring engine a virtual thread parks during its DIRECT"
                         + " I/O, so the scheduler needs no carriers beyond its parallelism " + parallelism
                         + "; it has " + carriers + " (it adds one"

@@ -56,7 +56,7 @@ public final class IoUringProbe {
     /** The link target of an io_uring file descriptor in /proc/self/fd. */
     public static final String RING_LINK = "anon_inode:[io_uring]";
 
-    /** The system property that turns the engine on (true) or off (false, the default). */
+    /** The system property that turns the engine off (false); it is on by default. */
     public static final String PROPERTY = "jdk.nio.useIoUring";
 
     public static final int EPERM = 1;
@@ -142,27 +142,43 @@ public final class IoUringProbe {
         return 0;
     }
 
-    /** Whether the engine is off in this VM: it is unless -Djdk.nio.useIoUring=true. */
+    /** Whether the engine is off in this VM: it is with -Djdk.nio.useIoUring=false. */
     public static boolean turnedOff() {
-        return !"true".equalsIgnoreCase(System.getProperty(PROPERTY));
+        return "false".equalsIgnoreCase(System.getProperty(PROPERTY));
+    }
+
+    /**
+     * The virtual thread scheduler's parallelism: the system property
+     * jdk.virtualThreadScheduler.parallelism, or the CPUs.
+     */
+    public static int parallelism() {
+        return Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
+                                  Runtime.getRuntime().availableProcessors());
     }
 
     /**
      * What the engine should be doing in this VM, for messages, and
-     * whether it should hold a ring: turned on, io_uring_setup works
-     * here, and the kernel is 5.6 or later.  Call it before the ring is
-     * set up or after; the probe's own ring is closed before it returns.
+     * whether it should hold a ring: not turned off, io_uring_setup works
+     * here, and the kernel is 5.6 or later; and whether carriers should
+     * hold rings too: the scheduler has no more carriers than there are
+     * CPUs.  Call it before the ring is set up or after; the probe's own
+     * ring is closed before it returns.
      */
     public static Expectation expectation() {
         int errno = setupErrno();
         boolean off = turnedOff();
         // IORING_OP_READ and IORING_OP_WRITE, which the engine needs, came in 5.6
         boolean ops = DirectIODir.kernelAtLeast(5, 6);
+        int parallelism = parallelism();
+        int cpus = Runtime.getRuntime().availableProcessors();
         String why = "-D" + PROPERTY + "=" + System.getProperty(PROPERTY, "(unset)")
                 + ", kernel.io_uring_disabled " + sysctl()
                 + ", io_uring_setup in this process " + (errno == 0 ? "works" : "fails with errno " + errno)
-                + ", Linux " + System.getProperty("os.version") + (ops ? "" : " (before 5.6: no IORING_OP_READ)");
-        return new Expectation(!off && errno == 0 && ops, why);
+                + ", Linux " + System.getProperty("os.version") + (ops ? "" : " (before 5.6: no IORING_OP_READ)")
+                + ", scheduler parallelism " + parallelism + " on " + cpus + " CPUs"
+                + (parallelism > cpus ? " (more carriers than CPUs: no carrier rings)" : "");
+        boolean ring = !off && errno == 0 && ops;
+        return new Expectation(ring, ring && parallelism <= cpus, why);
     }
 
     /**
@@ -178,25 +194,31 @@ public final class IoUringProbe {
         return n;
     }
 
-    /** Whether the engine should hold rings, and why. */
-    public record Expectation(boolean ring, String why) {
+    /**
+     * Whether the engine should hold rings, whether its carriers should
+     * hold rings too, and why.
+     */
+    public record Expectation(boolean ring, boolean carrierRings, String why) {
         /**
          * Fails unless the process holds io_uring descriptors where the
          * engine should be in use, and none otherwise.  In use, it holds
          * one for AsynchronousFileChannels and one per carrier thread whose
          * virtual threads did I/O, so at least one and at most one more
-         * than there are carriers.
+         * than there are carriers; at most one where carriers hold none.
          */
         public void check(String when) throws IOException {
             List<String> rings = ringFds();
             int carriers = carriers();
             System.out.println("io_uring descriptors " + when + ": " + rings.size() + " " + rings
                     + ", carrier threads " + carriers + " (" + why + ")");
-            if (ring && (rings.isEmpty() || rings.size() > carriers + 1))
+            int least = carrierRings ? 1 : 0;
+            int most = carrierRings ? carriers + 1 : 1;
+            if (ring && (rings.size() < least || rings.size() > most))
                 throw new AssertionError("the io_uring engine should be in use " + when
-                        + ", so the process should hold from 1 to " + (carriers + 1) + " "
-                        + RING_LINK + " descriptors (one for AsynchronousFileChannels, one per"
-                        + " carrier thread); it holds " + rings + " (" + why + ")");
+                        + ", so the process should hold from " + least + " to " + most + " "
+                        + RING_LINK + " descriptors (one for AsynchronousFileChannels"
+                        + (carrierRings ? ", one per carrier thread" : "") + "); it holds "
+                        + rings + " (" + why + ")");
             if (!ring && !rings.isEmpty())
                 throw new AssertionError("the io_uring engine should not be in use " + when
                         + ", yet the process holds " + rings + " (" + why + ")");
