@@ -107,13 +107,23 @@ stage rdma-pair "$RDIO_INFRA/rdma-guest/rdma-pair.sh" --jdk "$jdk" --jtreg "$jtr
     --out "$RDIO_BUILD/rdma-pair" --tests jdk/net/rdmapair
 # RdmaLeak again on a kernel that does not report copy-on-fork, with fewer
 # open/close cycles: its ProcessBuilder cases check that the JDK enabled
-# libibverbs' fork support there.
+# libibverbs' fork support there.  On the same kernel, which predates the
+# io_uring set-up flags the engine asks for first (COOP_TASKRUN and
+# SINGLE_ISSUER, registered ring descriptors), the engine's tests, on an
+# ext4 that the guest makes on a loop device (stage-tests.sh).
 # shellcheck source=rdma-guest/rdma-guest.conf
 . "$RDIO_INFRA/rdma-guest/rdma-guest.conf"
 rm -rf "$RDIO_BUILD/rdma-guest-old-kernel/JTreport"
-stage rdma-guest-old-kernel "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+old_kernel_directio=()
+for t in FileChannel/directio/IoUringRingBasics FileChannel/directio/IoUringStress \
+         FileChannel/directio/IoUringCloseInterrupt FileChannel/directio/IoUringForkExec \
+         FileChannel/directio/IoUringFallback AsynchronousFileChannel/DirectIOAsync; do
+    old_kernel_directio+=("java/nio/channels/$t.java")
+done
+stage rdma-guest-old-kernel env RDIO_GUEST_EXTRA_MODULES=loop,ext4 \
+    "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
     --kernel "$GUEST_OLD_KERNEL" --java-opts -Drdio.rdma.cycles=1000 \
-    --out "$RDIO_BUILD/rdma-guest-old-kernel" --tests jdk/net/rdma/RdmaLeak.java
+    --out "$RDIO_BUILD/rdma-guest-old-kernel" --tests jdk/net/rdma/RdmaLeak.java "${old_kernel_directio[@]}"
 
 # Against a librdmacm that has the fix of the service-thread bug (Debian
 # 13's rdma-core, built once into the cache), where the JDK's workaround

@@ -141,6 +141,7 @@ guest_modules() {   # NAME...
         while read -r what file _; do
             [ "$what" = insmod ] || continue   # builtin: nothing to load
             name=${file##*/}; name=${name%%.ko*}; name=${name//-/_}
+            case ",$GUEST_SKIP_MODULES," in *",$name,"*) continue ;; esac
             case $seen in *" $name "*) continue ;; esac
             seen="$seen$name "
             mod_order+=("$name")

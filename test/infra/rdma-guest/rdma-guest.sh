@@ -81,9 +81,10 @@
 # and --out build/rdma-guest.  A benchmark run needs neither jtreg nor the
 # test tree.
 #
-# For testing the failure paths: RDIO_GUEST_EXTRA_MODULES=mod1,mod2 adds
-# modules to load (e.g. one the kernel lacks, or kvm_intel, which TCG's CPU
-# cannot run), and RDIO_QEMU names another QEMU binary.
+# RDIO_GUEST_EXTRA_MODULES=mod1,mod2 adds modules to load: loop,ext4 gives
+# the direct I/O tests an ext4 (stage-tests.sh); for testing the failure
+# paths, one the kernel lacks, or kvm_intel, which TCG's CPU cannot run.
+# RDIO_QEMU names another QEMU binary, for the failure paths too.
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=parts.sh

@@ -60,6 +60,18 @@ fi
 # A work directory of an earlier run spares jtreg compiling its property
 # definitions and the tests again (it recompiles what is out of date).
 [ -z "$JTWORK_SEED" ] || cp -a "/host$JTWORK_SEED" /tmp/JTwork 2>/dev/null || rm -rf /tmp/JTwork
+# Direct I/O tests need a file system with O_DIRECT, which neither the
+# 9p shares nor tmpfs before Linux 6.6 have.  Where the run loaded loop and
+# ext4 (RDIO_GUEST_EXTRA_MODULES=loop,ext4), an ext4 on a loop device over
+# a file in the guest's /tmp is mounted on /var/tmp, where DirectIODir
+# finds it.
+if grep -qx loop /modules.list && grep -qx ext4 /modules.list; then
+    $in_host truncate -s 384M /tmp/rdio-directio.img &&
+        dev=$(losetup -f) && losetup "$dev" /host/tmp/rdio-directio.img &&
+        $in_host mkfs.ext4 -q -F "$dev" && mount -t ext4 "$dev" /host/var/tmp &&
+        chmod 1777 /host/var/tmp ||
+        fail tests "$t" "cannot set up the ext4 for the direct I/O tests"
+fi
 set --
 while read -r test; do set -- "$@" "$test"; done < /results/tests.list
 # Every JVM of the run (jtreg, the javac it starts, the tests and what they
