@@ -38,10 +38,10 @@ import static java.nio.file.StandardOpenOption.*;
  * A Java agent that keeps the virtual thread scheduler's carriers doing
  * DIRECT reads, so that upstream's own tests of the scheduler run with the
  * carriers' io_uring hooks active (with the engine on, as by default)
- * rather than inert.  Its virtual threads read 4 KiB blocks of a file of their
- * own and check each block's first word; there are several, as the engine
- * sends a read that overlaps no other to pread.  Between bursts of reads
- * they sleep, so that the load leaves the tests most of the CPUs.  A
+ * rather than inert.  Its virtual threads read 4 KiB blocks of a file of
+ * their own and check each block's first word; there are several, as the
+ * engine sends a read that overlaps no other to pread.  Between bursts of
+ * reads they sleep, so that the load leaves the tests most of the CPUs.  A
  * failed check or I/O error is printed and ends the process with status
  * 97: the tests would not see it.
  *

@@ -23,17 +23,16 @@
 
 /*
  * @test
- * @summary With the engine on (the default), where a
- *          seccomp filter denies io_uring_setup, with EPERM (as
- *          kernel.io_uring_disabled and container runtimes do) or ENOSYS (as
- *          a kernel without io_uring does), the JDK falls back to pread,
- *          pwrite and pool threads without a word: AsynchronousFileChannel
- *          with 256 operations outstanding and virtual threads on a
- *          FileChannel, both DIRECT, move the right bytes, and the process
- *          holds no io_uring instance.  The same child without the filter
- *          holds one where the kernel allows it, which shows the check can
- *          see a ring, and with -Djdk.nio.useIoUring=false holds none.
- *          Linux x86_64 (the filter's syscall numbers).
+ * @summary With the engine on (the default), where a seccomp filter denies
+ *          io_uring_setup, with EPERM (as kernel.io_uring_disabled and
+ *          container runtimes do) or ENOSYS (as a kernel without io_uring
+ *          does), the JDK falls back to pread, pwrite and pool threads without
+ *          a word: AsynchronousFileChannel with 256 operations outstanding and
+ *          virtual threads on a FileChannel, both DIRECT, move the right
+ *          bytes, and the process holds no io_uring instance.  The same child
+ *          without the filter holds one where the kernel allows it, which
+ *          shows the check can see a ring, and with -Djdk.nio.useIoUring=false
+ *          holds none.  Linux x86_64 (the filter's syscall numbers).
  * @requires os.family == "linux" & os.arch == "amd64"
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib
