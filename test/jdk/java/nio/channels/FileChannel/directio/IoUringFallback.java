@@ -89,8 +89,8 @@ import static java.nio.file.StandardOpenOption.*;
  * the same child without a filter: there the engine must hold rings
  * where this machine allows io_uring, so a child that could not see rings
  * would fail it.  The fourth runs it without a filter and with
- * -Djdk.nio.useIoUring=false, which must leave the engine out.  The parent requires exit status 0 from each child within
- * 120 s.
+ * -Djdk.nio.useIoUring=false, which must leave the engine out.  The
+ * parent requires exit status 0 from each child within 120 s.
  *
  * <p> Not covered: kernel.io_uring_disabled itself.  Setting it here (as
  * root) would change the whole machine for as long as the test runs: other
