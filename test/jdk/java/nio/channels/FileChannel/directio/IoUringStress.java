@@ -187,8 +187,7 @@ public class IoUringStress {
             // Measured while the 64 virtual threads' carriers are alive
             // (the scheduler keeps an added carrier for 30 s)
             long carriers = IoUringProbe.carriers();
-            int parallelism = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
-                                                 Runtime.getRuntime().availableProcessors());
+            int parallelism = IoUringProbe.parallelism();
             System.out.println("carrier threads of virtual threads: " + carriers + " (parallelism " + parallelism + ")");
             if (expect.carrierRings() && carriers > parallelism)
                 throw new AssertionError("with the io_uring engine a virtual thread parks during its DIRECT"
