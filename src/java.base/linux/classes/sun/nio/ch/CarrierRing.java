@@ -202,6 +202,15 @@ final class CarrierRing implements CarrierIo {
     }
 
     /**
+     * Whether no virtual thread's I/O can go to a carrier's ring: io_uring
+     * is unavailable, or the scheduler has more carriers than CPUs.  Once
+     * true it stays true.
+     */
+    static boolean isUnavailable() {
+        return unavailable;
+    }
+
+    /**
      * Waits for the operation, uninterruptibly, as the kernel may use the
      * buffer until it completes; an interrupt is kept for the caller.
      * Returns the completion's result: what the system call would return,

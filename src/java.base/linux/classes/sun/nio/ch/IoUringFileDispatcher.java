@@ -35,9 +35,10 @@ import jdk.internal.misc.Blocker;
  * their carriers' io_uring ({@link CarrierRing}) while another such I/O is
  * in progress: the virtual thread parks until its I/O completes, and its
  * carrier runs other virtual threads meanwhile.  {@link #start} starts an
- * AsynchronousFileChannel's operation on the VM's {@link IoUring}.  Platform threads, and every thread where
- * io_uring cannot be used, call pread and pwrite as for any file, a
- * virtual thread with its carrier compensated.
+ * AsynchronousFileChannel's operation on the VM's {@link IoUring}.
+ * Platform threads, and every thread where io_uring cannot be used, call
+ * pread and pwrite as for any file, a virtual thread with its carrier
+ * compensated.
  */
 class IoUringFileDispatcher extends FileDispatcherImpl {
     private static final IoUringFileDispatcher INSTANCE = new IoUringFileDispatcher();
@@ -109,6 +110,10 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
             return write ? super.pwrite(fd, address, len, position)
                          : super.pread(fd, address, len, position);
         }
+        // Without carrier rings, the count would only be contended by
+        // every carrier for nothing
+        if (CarrierRing.isUnavailable())
+            return compensated(fd, address, len, position, write);
         int others = ACTIVE.getAndIncrement();
         try {
             // An I/O that overlaps no other is done as JDK 25 does it: its
@@ -119,15 +124,22 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
                 if (op != null)
                     return IoUring.status(CarrierRing.await(op), write);
             }
-            boolean attempted = Blocker.begin();
-            try {
-                return write ? super.pwrite(fd, address, len, position)
-                             : super.pread(fd, address, len, position);
-            } finally {
-                Blocker.end(attempted);
-            }
+            return compensated(fd, address, len, position, write);
         } finally {
             ACTIVE.decrementAndGet();
+        }
+    }
+
+    // JDK 25's positional I/O from a virtual thread: pread or pwrite with
+    // the carrier compensated
+    private int compensated(FileDescriptor fd, long address, int len, long position,
+                            boolean write) throws IOException {
+        boolean attempted = Blocker.begin();
+        try {
+            return write ? super.pwrite(fd, address, len, position)
+                         : super.pread(fd, address, len, position);
+        } finally {
+            Blocker.end(attempted);
         }
     }
 }
