@@ -36,6 +36,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 import jdk.net.Sockets;
@@ -106,6 +108,37 @@ public final class PairLib {
             s.getOutputStream().write((command + "\n").getBytes(StandardCharsets.UTF_8));
             s.shutdownOutput();
         }
+    }
+
+    /** rxe's counters of A's device, as rdma(8) prints them. */
+    public static String rxeCounters() throws IOException {
+        return run("rdma", "stat", "show", "link", "rxe0/1");
+    }
+
+    /** rxe's counters of B's device, as rdma(8) prints them. */
+    public static String peerRxeCounters() throws IOException {
+        return agentOk("host rdma stat show link rxe0/1").strip();
+    }
+
+    /** One counter of rdma(8)'s output. */
+    public static long counter(String counters, String name) {
+        Matcher m = Pattern.compile(" " + name + " (\\d+)").matcher(counters);
+        if (!m.find())
+            throw new AssertionError("no " + name + " in " + counters);
+        return Long.parseLong(m.group(1));
+    }
+
+    /** The output of a command of guest A, with its errors. */
+    public static String run(String... cmd) throws IOException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            p.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for " + String.join(" ", cmd), e);
+        }
+        return out.strip();
     }
 
     /** B's log of the peer on PORT. */

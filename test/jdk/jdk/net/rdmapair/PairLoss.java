@@ -84,16 +84,19 @@ public class PairLoss {
     }
 
     static void echoChannel(String loss, long bytes, boolean virtual) throws Exception {
+        Retries before = Retries.now();
         try (SocketChannel sc = PairLib.connect(PORT)) {
             report("channel", loss, bytes, PairLib.echo(sc, bytes, virtual));
         } catch (IOException e) {
             throw failed(loss, e);
         } finally {
             netem();
+            Retries.now().log(before);
         }
     }
 
     static void echoSocket(String loss, long bytes, boolean virtual) throws Exception {
+        Retries before = Retries.now();
         try (Socket s = Sockets.openRdmaSocket()) {
             s.connect(new InetSocketAddress(PairLib.PEER, PORT));
             report("classic socket", loss, bytes, PairLib.echo(s, bytes, virtual, new AtomicLong()));
@@ -101,6 +104,35 @@ public class PairLoss {
             throw failed(loss, e);
         } finally {
             netem();
+            Retries.now().log(before);
+        }
+    }
+
+    /**
+     * rxe's counters in A and in B.  A sender retransmits after a NAK of
+     * a sequence error (rcvd_seq_err) or when its ACK timer fires; both
+     * count in completer_retry_err.  The timer's retries, each after a
+     * local ACK timeout in which nothing moved, are what make a lossy
+     * link slow.
+     */
+    record Retries(String a, String b) {
+        static Retries now() throws IOException {
+            return new Retries(PairLib.rxeCounters(), PairLib.peerRxeCounters());
+        }
+
+        void log(Retries before) {
+            RdmaTestLib.log("rxe retries in A: " + since(a, before.a) + "; in B: " + since(b, before.b));
+        }
+
+        private static String since(String now, String then) {
+            long retries = delta(now, then, "completer_retry_err");
+            long nak = delta(now, then, "rcvd_seq_err");
+            return retries + " (" + nak + " after a sequence-error NAK), "
+                    + delta(now, then, "sent_pkts") + " packets sent";
+        }
+
+        private static long delta(String now, String then, String name) {
+            return PairLib.counter(now, name) - PairLib.counter(then, name);
         }
     }
 

@@ -172,7 +172,7 @@ public class PairVanish {
         for (Blocked b : List.of(kept.get(1), kept.get(2), plain.get(1), idleReader))
             RdmaTestLib.awaitWaiting(b.thread());
 
-        String countersBefore = run("rdma", "stat", "show", "link", "rxe0/1");
+        String countersBefore = PairLib.rxeCounters();
         RdmaTestLib.log("rxe0 counters: " + countersBefore);
         // Every thread the JDK starts for these sockets, and the test's
         // own, runs by now.
@@ -198,12 +198,14 @@ public class PairVanish {
                 break;
             Thread.sleep(100);  // polling the threads' states
         }
-        String countersAfter = run("rdma", "stat", "show", "link", "rxe0/1");
-        String qps = run("rdma", "-d", "res", "show", "qp");
+        String countersAfter = PairLib.rxeCounters();
+        String qps = PairLib.run("rdma", "-d", "res", "show", "qp");
         RdmaTestLib.log("rxe0 counters: " + countersAfter);
         RdmaTestLib.log("queue pairs: " + qps);
-        long retries = counter(countersAfter, "completer_retry_err") - counter(countersBefore, "completer_retry_err");
-        long exceeded = counter(countersAfter, "retry_exceeded_err") - counter(countersBefore, "retry_exceeded_err");
+        long retries = PairLib.counter(countersAfter, "completer_retry_err")
+                - PairLib.counter(countersBefore, "completer_retry_err");
+        long exceeded = PairLib.counter(countersAfter, "retry_exceeded_err")
+                - PairLib.counter(countersBefore, "retry_exceeded_err");
         if (exceeded == 0) {
             // Soft-RoCE: rxe's completer decrements a queue pair's retry
             // count only when it is not 7 (rxe_comp.c), and rsockets sets
@@ -311,21 +313,6 @@ public class PairVanish {
                 sb.append("\n    at ").append(e);
             RdmaTestLib.log(sb.toString());
         });
-    }
-
-    static long counter(String counters, String name) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(" " + name + " (\\d+)").matcher(counters);
-        assertTrue(m.find(), "no " + name + " in " + counters);
-        return Long.parseLong(m.group(1));
-    }
-
-    // The output of a command of guest A (rdma(8) of iproute2, as a
-    // diagnostic: the queue pairs' states and rxe's retry counters).
-    static String run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        p.waitFor();
-        return out.strip();
     }
 
     static Blocked writer(String name, SocketChannel sc, boolean virtual, AtomicLong written) {
