@@ -40,6 +40,7 @@
 #   make bench-rdma-pingpong  Java's ping-pong against a C client, alternating, 5 repetitions, percentiles
 #   make bench-rdma-pingpong-pair  the same across the link of two guests, beside the one-kernel rows
 #   make bench-rdma-streams   a classic Socket's streams against the channels at 64 B and 1 KiB, alternating, 5 repetitions
+#   make bench-rdma-loss  librdmacm's rstream across the two guests under netem loss: the C side of PairLoss's cases
 #   make bench-rdma-ab  Java's RDMA ping-pong under two JVM options AB_A and AB_B, alternating
 #   make profile-rdma   perf profiles of Java's RDMA ping-pong, per wait mode, in the guest
 #   make review-diff    the whole fork as one diff against pristine upstream
@@ -59,7 +60,7 @@ SCRIPTS := $(TOP)/make/scripts
 INFRA := $(TOP)/test/infra
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-upstream test-upstream-rings update-upstream test-rdma test-rdma-pair test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-pingpong-pair bench-rdma-streams bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
+.PHONY: images assemble test test-rdio test-upstream test-upstream-rings update-upstream test-rdma test-rdma-pair test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-pingpong-pair bench-rdma-streams bench-rdma-loss bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -174,6 +175,9 @@ bench-rdma-ab: $(BUILD)/config.mk
 
 bench-rdma-streams: $(BUILD)/config.mk
 	@$(INFRA)/bench/bench-rdma-streams.sh $(RDIO_CONF_DIR) $(RDIO_JMH_DIR)
+
+bench-rdma-loss: $(BUILD)/config.mk
+	@$(INFRA)/bench/bench-rdma-loss.sh $(RDIO_CONF_DIR)
 
 # TCP over loopback on JDK 25, the fork, and the fork with a rules file
 # that matches none of it, in the RDMA guest.
