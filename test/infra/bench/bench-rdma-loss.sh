@@ -21,7 +21,6 @@
 # or visit www.oracle.com if you need additional information or have any
 # questions.
 #
-#
 # librdmacm's own rstream across the link of two guests (rdma-pair.sh) under
 # netem loss on guest B's link: the C side of PairLoss's cases, so that
 # Java's times under loss (PairLoss prints them) have a C program's beside
@@ -34,8 +33,9 @@
 #
 # LOSS_RUNS lists the runs as PERCENT:COUNT, comma-separated (default
 # 1:256,10:4,10:4,10:4: PairLoss's 16 MiB case at 1 % loss once and its
-# 256 KiB case at 10 % three times).  Results: build/bench-rdma-loss/a/after.log.  In guest A this
-# same script is the --after script (SERVER_ADDR set).
+# 256 KiB case at 10 % three times).  Results:
+# build/bench-rdma-loss/a/after.log.  In guest A this same script is the
+# --after script (SERVER_ADDR set).
 set -u
 
 if [ -n "${SERVER_ADDR:-}" ]; then

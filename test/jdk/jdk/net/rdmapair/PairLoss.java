@@ -91,7 +91,7 @@ public class PairLoss {
             throw failed(loss, e);
         } finally {
             netem();
-            Retries.now().log(before);
+            Retries.log(before);
         }
     }
 
@@ -104,24 +104,29 @@ public class PairLoss {
             throw failed(loss, e);
         } finally {
             netem();
-            Retries.now().log(before);
+            Retries.log(before);
         }
     }
 
     /**
      * rxe's counters in A and in B.  A sender retransmits after a NAK of
-     * a sequence error (rcvd_seq_err) or when its ACK timer fires; both
-     * count in completer_retry_err.  The timer's retries, each after a
-     * local ACK timeout in which nothing moved, are what make a lossy
-     * link slow.
+     * a sequence error, which rcvd_seq_err counts, or when its ACK timer
+     * fires; completer_retry_err counts both.
      */
     record Retries(String a, String b) {
         static Retries now() throws IOException {
             return new Retries(PairLib.rxeCounters(), PairLib.peerRxeCounters());
         }
 
-        void log(Retries before) {
-            RdmaTestLib.log("rxe retries in A: " + since(a, before.a) + "; in B: " + since(b, before.b));
+        // A diagnostic: it must not hide how the case ended
+        static void log(Retries before) {
+            try {
+                Retries now = now();
+                RdmaTestLib.log("rxe retries in A: " + since(now.a, before.a)
+                        + "; in B: " + since(now.b, before.b));
+            } catch (IOException | RuntimeException e) {
+                RdmaTestLib.log("rxe's counters could not be read: " + e);
+            }
         }
 
         private static String since(String now, String then) {
