@@ -42,12 +42,11 @@
 # sparse 1 GiB image file in $RDIO_BUILD/directio-fs/img (the largest tests
 # write 256 MiB; 1 GiB also keeps every mkfs on its default profile, which
 # for ext4 below 512 MiB would be 1 KiB blocks), 2 GiB for btrfs, and
-# mounted at
-# $RDIO_BUILD/directio-fs/mnt/NAME.  The tests get that directory as the
-# system property test.directio.dir (the fork's tests, through
-# FileChannel/directio/lib/DirectIODir.java), test.dir (upstream's, through
-# DirectIOTest.createTempFile) and java.io.tmpdir (the talk's example, which
-# uses File.createTempFile).  Each run has its own work and report
+# mounted at $RDIO_BUILD/directio-fs/mnt/NAME.  The tests get that
+# directory as the system property test.directio.dir (the fork's tests,
+# through FileChannel/directio/lib/DirectIODir.java), test.dir (upstream's,
+# through DirectIOTest.createTempFile) and java.io.tmpdir (the talk's
+# example, which uses File.createTempFile).  Each run has its own work and report
 # directories, $RDIO_BUILD/directio-fs/NAME/{JTwork,JTreport}, and the mount
 # it used in NAME/mount.txt.  The file systems are made afresh each time and
 # released after their run, image files included.
