@@ -128,6 +128,11 @@ public final class PairLib {
         return Long.parseLong(m.group(1));
     }
 
+    /** How much one counter grew from rdma(8)'s output THEN to its output NOW. */
+    public static long counterDelta(String now, String then, String name) {
+        return counter(now, name) - counter(then, name);
+    }
+
     /** The output of a command of guest A, with its errors. */
     public static String run(String... cmd) throws IOException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -130,14 +130,10 @@ public class PairLoss {
         }
 
         private static String since(String now, String then) {
-            long retries = delta(now, then, "completer_retry_err");
-            long nak = delta(now, then, "rcvd_seq_err");
+            long retries = PairLib.counterDelta(now, then, "completer_retry_err");
+            long nak = PairLib.counterDelta(now, then, "rcvd_seq_err");
             return retries + " (" + nak + " after a sequence-error NAK), "
-                    + delta(now, then, "sent_pkts") + " packets sent";
-        }
-
-        private static long delta(String now, String then, String name) {
-            return PairLib.counter(now, name) - PairLib.counter(then, name);
+                    + PairLib.counterDelta(now, then, "sent_pkts") + " packets sent";
         }
     }
 

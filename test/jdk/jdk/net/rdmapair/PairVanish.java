@@ -202,10 +202,8 @@ public class PairVanish {
         String qps = PairLib.run("rdma", "-d", "res", "show", "qp");
         RdmaTestLib.log("rxe0 counters: " + countersAfter);
         RdmaTestLib.log("queue pairs: " + qps);
-        long retries = PairLib.counter(countersAfter, "completer_retry_err")
-                - PairLib.counter(countersBefore, "completer_retry_err");
-        long exceeded = PairLib.counter(countersAfter, "retry_exceeded_err")
-                - PairLib.counter(countersBefore, "retry_exceeded_err");
+        long retries = PairLib.counterDelta(countersAfter, countersBefore, "completer_retry_err");
+        long exceeded = PairLib.counterDelta(countersAfter, countersBefore, "retry_exceeded_err");
         if (exceeded == 0) {
             // Soft-RoCE: rxe's completer decrements a queue pair's retry
             // count only when it is not 7 (rxe_comp.c), and rsockets sets
