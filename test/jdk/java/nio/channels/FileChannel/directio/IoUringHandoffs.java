@@ -83,32 +83,36 @@ public class IoUringHandoffs {
         }
         // Without the ring (turned off, or denied here) the engine is not
         // in the path and counts nothing.  An operation alone runs on a
-        // pool thread: one hand-off each.  With others outstanding on the
-        // default pool, the ring's thread runs the handlers, and the next
-        // operation a handler starts needs no wake-up: the count is the
-        // first operations' wake-ups of the ring, and a take-over when the
-        // machine delays a completion by more than 2 ms
-        // (IoUring.RESCUE_NANOS), so it is bounded by a tenth of an
-        // operation each.
-        try (AsynchronousFileChannel afc = AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT)) {
-            long n = count("1 AFC chain, default pool", OPS, () -> chains(afc, 1));
+        // pool thread, the default pool's or the program's: one hand-off
+        // each, exactly.  These two counts come before any operation
+        // overlaps another: the ring's rescuer counts a take-over when it
+        // happens, and one from a late handler of a phase with the ring
+        // would fall into the window of the phase after it.
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (AsynchronousFileChannel afc = AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT);
+             AsynchronousFileChannel own = AsynchronousFileChannel.open(file,
+                     Set.of(READ, ExtendedOpenOption.DIRECT), pool)) {
             long one = ring.ring() ? OPS : 0;
+            long n = count("1 AFC chain, default pool", OPS, () -> chains(afc, 1));
             check(n == one, n + " hand-offs for " + OPS + " operations one at a time, not " + one);
+            n = count("1 AFC chain, own pool", OPS, () -> chains(own, 1));
+            check(n == one, n + " hand-offs for " + OPS + " operations one at a time on a pool, not " + one);
+
+            // With others outstanding on the default pool, the ring's
+            // thread runs the handlers, and the next operation a handler
+            // starts needs no wake-up: the count is the first operations'
+            // wake-ups of the ring, and a take-over when the machine delays
+            // a completion by more than 2 ms (IoUring.RESCUE_NANOS), so it
+            // is bounded by a tenth of an operation each.
             n = count("64 AFC chains, default pool", 64 * OPS, () -> chains(afc, 64));
             long most = ring.ring() ? 64 * OPS / 10 : 0;
             check(n <= most, n + " hand-offs for " + 64 * OPS + " operations 64 at a time"
                   + " on the default pool, more than " + most);
-        }
-        // A pool of the program's own costs one hand-off per operation,
-        // to the pool thread that reads, or with many outstanding two at
-        // most: to the ring's thread and from it to the pool.
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try (AsynchronousFileChannel afc = AsynchronousFileChannel.open(file,
-                Set.of(READ, ExtendedOpenOption.DIRECT), pool)) {
-            long n = count("1 AFC chain, own pool", OPS, () -> chains(afc, 1));
-            long one = ring.ring() ? OPS : 0;
-            check(n == one, n + " hand-offs for " + OPS + " operations one at a time on a pool, not " + one);
-            n = count("64 AFC chains, own pool", 64 * OPS, () -> chains(afc, 64));
+
+            // A pool of the program's own with many outstanding costs one
+            // hand-off per operation, to the pool thread that reads, or two
+            // at most: to the ring's thread and from it to the pool.
+            n = count("64 AFC chains, own pool", 64 * OPS, () -> chains(own, 64));
             if (ring.ring()) {
                 check(n >= 64 * OPS && n <= 2L * 64 * OPS,
                       n + " hand-offs for " + 64 * OPS + " operations 64 at a time on a pool, not 1 to 2 each");
