@@ -94,13 +94,15 @@ final class IoUring {
     private static final int CQ_ENTRIES = 2 * ENTRIES;
 
     /**
-     * How many other I/Os of one AsynchronousFileChannel must be in flight
-     * before one goes to the ring rather than to pread or pwrite on a
-     * thread of its own.  Measured with 4 KiB random
-     * DIRECT reads on a RAM-backed loop device (doc/benchmarks-directio.md):
-     * the ring lost at 4 in flight, tied at 16 and won at 64.
+     * How many other I/Os of one AsynchronousFileChannel on a pool of the
+     * program's own must be in flight before one goes to the ring rather
+     * than to pread or pwrite on a thread of that pool.  Measured with 4 KiB
+     * random DIRECT I/O on a RAM-backed loop device and a pool of a thread
+     * per CPU (doc/benchmarks-directio.md): at 1 and 4 in flight the pool
+     * won; at 8 and 16 the ring won, by up to 2.8 times, as without it the
+     * operations wait for the pool's 2 threads.
      */
-    static final int MIN_OVERLAP = 16;
+    static final int MIN_OVERLAP = 4;
 
     /**
      * How long one completion may hold the ring's thread before another
@@ -421,12 +423,12 @@ final class IoUring {
     // Submits, without waiting, what the completions run so far queued: a
     // handler's next operation goes to the device before the ring's thread
     // runs the next completion, as fio submits each I/O (its default
-    // iodepth_batch_submit=1).  Held until every completion of the turn had
-    // run, they reached the device in bursts (about 10 of 16 in flight at a
-    // time), and the device idled between them: AFC at queue depth 16 made
-    // 0.56 to 0.64 of fio's IOPS, and 0.72 to 0.93 submitted at once
-    // (doc/benchmarks-directio.md).  What the kernel does not take now goes
-    // with the turn's wait.
+    // iodepth_batch_submit=1).  Held until every completion of the turn has
+    // run, they would reach the device in bursts (about 10 of 16 in flight
+    // at a time) with the device idle between them: AFC reads at queue
+    // depth 16 made 0.58 to 0.60 of fio's IOPS that way, and make 0.79 to
+    // 0.87 so (doc/benchmarks-directio.md).  What the kernel does not take
+    // now goes with the turn's wait.
     private void submitQueued(Turns turns) {
         int n = unsubmitted.getAndSet(0);
         while (n > 0) {

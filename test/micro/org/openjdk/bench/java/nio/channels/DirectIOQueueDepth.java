@@ -42,8 +42,11 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -90,6 +93,11 @@ import org.openjdk.jmh.runner.IterationType;
  *      {@code completed}. That is what a performance-minded user writes: no
  *      thread blocks in {@code Future.get()} and no thread is needed per
  *      outstanding operation.
+ * <li> {@code AFC_POOL}: the same chains on an {@code AsynchronousFileChannel}
+ *      opened with a pool of the program's own,
+ *      {@code Executors.newFixedThreadPool} with a thread per CPU, so that
+ *      every handler runs on a thread of that pool. Not in the default
+ *      list of paths: run it with {@code -p path=AFC_POOL}.
  * <li> {@code FC_VIRTUAL}: {@code qd} virtual threads, each in a loop of
  *      {@code FileChannel.read(dst, position)} or
  *      {@code write(src, position)} on one shared {@code FileChannel}.
@@ -169,7 +177,7 @@ public class DirectIOQueueDepth {
     @Param({"1", "4", "16", "64"})
     public int qd;
 
-    /** AFC, FC_VIRTUAL or FC_PLATFORM: see the class comment. */
+    /** AFC, AFC_POOL, FC_VIRTUAL or FC_PLATFORM: see the class comment. */
     @Param({"AFC", "FC_VIRTUAL", "FC_PLATFORM"})
     public String path;
 
@@ -184,6 +192,7 @@ public class DirectIOQueueDepth {
     private boolean write;
     private FileChannel channel;
     private AsynchronousFileChannel afc;
+    private ExecutorService pool;       // AFC_POOL's
     private final SplittableRandom seeds = new SplittableRandom(20261124L);
 
     // The workers of the current iteration and what they report.
@@ -478,7 +487,7 @@ public class DirectIOQueueDepth {
             default -> throw new IllegalArgumentException("op " + op);
         }
         switch (path) {
-            case "AFC", "FC_VIRTUAL", "FC_PLATFORM" -> { }
+            case "AFC", "AFC_POOL", "FC_VIRTUAL", "FC_PLATFORM" -> { }
             default -> throw new IllegalArgumentException("path " + path);
         }
         String name = System.getProperty("rdio.bench.file");
@@ -504,11 +513,17 @@ public class DirectIOQueueDepth {
         OpenOption[] options = {write ? StandardOpenOption.WRITE : StandardOpenOption.READ,
                                 ExtendedOpenOption.DIRECT};
         try {
-            if (path.equals("AFC"))
-                afc = AsynchronousFileChannel.open(file, options);
-            else
-                channel = FileChannel.open(file, options);
+            switch (path) {
+                case "AFC" -> afc = AsynchronousFileChannel.open(file, options);
+                case "AFC_POOL" -> {
+                    pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+                    afc = AsynchronousFileChannel.open(file, Set.of(options), pool);
+                }
+                default -> channel = FileChannel.open(file, options);
+            }
         } catch (IOException | RuntimeException e) {
+            if (pool != null)
+                pool.shutdown();
             if (ownFile)
                 Files.deleteIfExists(file);
             throw e;
@@ -523,7 +538,7 @@ public class DirectIOQueueDepth {
         workers = new Worker[qd];
         for (int i = 0; i < qd; i++) {
             workers[i] = switch (path) {
-                case "AFC" -> new ChainWorker(i);
+                case "AFC", "AFC_POOL" -> new ChainWorker(i);
                 case "FC_VIRTUAL" -> new ThreadWorker(i, true);
                 default -> new ThreadWorker(i, false);
             };
@@ -612,6 +627,8 @@ public class DirectIOQueueDepth {
         } finally {
             if (afc != null)
                 afc.close();
+            if (pool != null)
+                pool.shutdown();
             if (channel != null)
                 channel.close();
             if (ownFile)
