@@ -426,9 +426,9 @@ final class IoUring {
     // iodepth_batch_submit=1).  Held until every completion of the turn has
     // run, they would reach the device in bursts (about 10 of 16 in flight
     // at a time) with the device idle between them: AFC reads at queue
-    // depth 16 made 0.58 to 0.60 of fio's IOPS that way, and make 0.79 to
-    // 0.87 so (doc/benchmarks-directio.md).  What the kernel does not take
-    // now goes with the turn's wait.
+    // depth 16 made 0.58 to 0.60 of fio's IOPS held that way, and 0.79 to
+    // 0.87 submitted here (doc/benchmarks-directio.md).  What the kernel
+    // does not take now goes with the turn's wait.
     private void submitQueued(Turns turns) {
         int n = unsubmitted.getAndSet(0);
         while (n > 0) {
