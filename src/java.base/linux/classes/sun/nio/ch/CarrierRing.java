@@ -302,12 +302,10 @@ final class CarrierRing implements CarrierIo {
                     return;
                 minComplete = 0;
                 flags = 0;
-            } else if (r == -IoUring.EINTR || r == -IoUring.EAGAIN || r == -IoUring.EBUSY) {
+            } else if (IoUring.mayEnterAgain(r)) {
                 // completions to reap first, or a signal: the caller reaps,
                 // and the entries go with the next submit
                 return;
-            } else {
-                throw new InternalError("io_uring_enter failed: errno " + -r);
             }
         }
     }

@@ -75,7 +75,7 @@ import jdk.internal.misc.InnocuousThread;
  * is {@code false}, which turns the engine off.
  */
 final class IoUring {
-    // Linux errno values, which CarrierRing uses too
+    // Linux errno values
     static final int EINTR = 4;
     static final int EAGAIN = 11;
     static final int EBUSY = 16;
@@ -301,6 +301,18 @@ final class IoUring {
     }
 
     /**
+     * Whether io_uring_enter, having failed with {@code -errno} {@code r},
+     * may be entered again: a signal (EINTR), or completions to reap or
+     * memory to free first (EBUSY, EAGAIN).  Any other failure is a bug in
+     * the ring's use, and throws InternalError.
+     */
+    static boolean mayEnterAgain(int r) {
+        if (r == -EINTR || r == -EAGAIN || r == -EBUSY)
+            return true;
+        throw new InternalError("io_uring_enter failed: errno " + -r);
+    }
+
+    /**
      * Returns the IOStatus that pread or pwrite would for a completion's
      * result, or throws the IOException that they would throw.
      */
@@ -379,11 +391,9 @@ final class IoUring {
                 if (r >= 0) {
                     n -= r;
                     wait = false;
-                } else if (r == -EINTR || r == -EAGAIN || r == -EBUSY) {
+                } else if (mayEnterAgain(r)) {
                     wait = false;
                     Thread.yield();
-                } else {
-                    throw new InternalError("io_uring_enter failed: errno " + -r);
                 }
             }
             waiting = false;
@@ -435,11 +445,9 @@ final class IoUring {
             int r = ring.enter(n, 0, 0, turns.registered);
             if (r > 0) {
                 n -= r;
-            } else if (r == 0 || r == -EINTR || r == -EAGAIN || r == -EBUSY) {
+            } else if (r == 0 || mayEnterAgain(r)) {
                 unsubmitted.addAndGet(n);
                 return;
-            } else {
-                throw new InternalError("io_uring_enter failed: errno " + -r);
             }
         }
     }
