@@ -26,8 +26,9 @@
  * @test id=on
  * @summary A task queued on a carrier that then blocks must be run by the
  *          other carrier, though that carrier drives DIRECT reads through
- *          its io_uring.  On a scheduler of 2 carriers, 4 virtual threads
- *          read blocks in bursts of 8 (each compared byte for byte) and
+ *          its io_uring.  On a scheduler of 2 carriers, 8 virtual threads
+ *          (enough for a read to overlap the 4 others that send it to the
+ *          ring) read blocks in bursts of 8 (each compared byte for byte) and
  *          sleep 1 ms between bursts, so that the scheduler's timer keeps
  *          a queue of the pool full.  Meanwhile 1,000 rounds run the case
  *          of upstream's java/lang/Thread/virtual/Starvation: a virtual
@@ -77,7 +78,7 @@ public class IoUringStarvation {
     static final int SIZE = Blocks.SIZE;
     static final int BLOCKS = 64;
     static final int FILE = 8;                  // Blocks' file number
-    static final int READERS = 4;
+    static final int READERS = 8;
     static final int BURST = 8;                 // reads between sleeps
     static final int ROUNDS = 1000;
     static final long ROUND_MILLIS = 1000;      // the longest a round may take

@@ -59,6 +59,16 @@ public final class IoUringProbe {
     /** The system property that turns the engine off (false); it is on by default. */
     public static final String PROPERTY = "jdk.nio.useIoUring";
 
+    /**
+     * How many other positional I/Os of virtual threads the engine wants in
+     * progress before one goes to its carrier's ring
+     * (sun.nio.ch.IoUringFileDispatcher.VIRTUAL_MIN_OVERLAP).  Below it the
+     * I/O blocks its carrier, compensated, as on JDK 25, so at most this
+     * many carriers are blocked in it at a time, and the scheduler adds at
+     * most this many carriers for it.
+     */
+    public static final int VIRTUAL_MIN_OVERLAP = 4;
+
     public static final int EPERM = 1;
     public static final int ENOSYS = 38;
 
