@@ -57,8 +57,9 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
      * has tasks queued.  Below it a pread or pwrite with the carrier
      * compensated does better: measured with 4 KiB random DIRECT I/O on a
      * RAM-backed loop device (doc/benchmarks-directio.md), 4 virtual
-     * threads wrote 40 % faster that way on ext4, where an asynchronous
-     * direct write finishes in a kernel worker of the file system.
+     * threads wrote about a third faster that way on ext4, where an
+     * asynchronous direct write finishes in a kernel worker of the file
+     * system.
      */
     static final int VIRTUAL_MIN_OVERLAP = 4;
 

@@ -28,8 +28,8 @@
  *          other carrier, though that carrier drives DIRECT reads through
  *          its io_uring.  On a scheduler of 2 carriers, 8 virtual threads
  *          (enough for a read to overlap the 4 others that send it to the
- *          ring) read blocks in bursts of 8 (each compared byte for byte) and
- *          sleep 1 ms between bursts, so that the scheduler's timer keeps
+ *          ring) read blocks in bursts of 8 (each compared byte for byte)
+ *          and sleep 1 ms between bursts, so that the scheduler's timer keeps
  *          a queue of the pool full.  Meanwhile 1,000 rounds run the case
  *          of upstream's java/lang/Thread/virtual/Starvation: a virtual
  *          thread holds a monitor, and starts another that, pinned, blocks

@@ -31,9 +31,9 @@
  *          there, every asynchronous operation completes exactly once, the
  *          virtual threads' scheduler adds at most 4 carriers (their I/O
  *          blocks a carrier only while fewer than 4 others are in
- *          progress; they park in the rest), and the process then holds io_uring instances: one for the
- *          AsynchronousFileChannel and at most one per carrier (none before
- *          the first I/O).  About 6 s.
+ *          progress; they park in the rest), and the process then holds
+ *          io_uring instances: one for the AsynchronousFileChannel and at
+ *          most one per carrier (none before the first I/O).  About 6 s.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib
