@@ -78,6 +78,19 @@ jint throwSocketError(JNIEnv *env, int err)
     return throwError(env, err, SOCKET_EXCEPTION);
 }
 
+/*
+ * The failure of a connect that rsockets reports (POLLERR) without an error
+ * code: the socket went to its error state as the handshake ended, for
+ * instance when its completion channel failed.  The connection may have
+ * been made, so it is not called refused.
+ */
+jint throwConnectFailed(JNIEnv *env)
+{
+    JNU_ThrowByName(env, CONNECT_EXCEPTION,
+                    "Connection failed: the RDMA socket reported an error without a cause");
+    return IOS_THROWN;
+}
+
 /* The failure of a connect: the remote address refused or is unreachable. */
 jint throwConnectError(JNIEnv *env, int err)
 {

@@ -40,6 +40,7 @@
 jint throwSocketError(JNIEnv *env, int err);
 
 /* The failure of a connect: refused, unreachable, or the device's refusal. */
+jint throwConnectFailed(JNIEnv *env);
 jint throwConnectError(JNIEnv *env, int err);
 
 /* The failure of a bind, or of the listen that completes it. */

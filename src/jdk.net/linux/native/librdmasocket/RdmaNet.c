@@ -209,8 +209,10 @@ Java_jdk_internal_net_rdma_RdmaNet_pollConnect0(JNIEnv *env, jclass cl, jint fd)
      * since closed: it may still hold the peer's data, and the reads that
      * follow return it and then end-of-stream, as TCP's would.
      */
-    if (err == 0 && (pfd.revents & (POLLERR | POLLNVAL)) != 0)
-        err = ECONNREFUSED;
+    if (err == 0 && (pfd.revents & (POLLERR | POLLNVAL)) != 0) {
+        throwConnectFailed(env);
+        return JNI_FALSE;
+    }
     if (err != 0) {
         throwConnectError(env, err);
         return JNI_FALSE;
