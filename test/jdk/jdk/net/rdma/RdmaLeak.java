@@ -100,13 +100,13 @@ public class RdmaLeak {
     }
 
     /*
-     * On Linux 5.10 about one connect in 10,000 of this loop failed with
-     * "Connection refused" (doc/testing.md, "Connects refused on Linux
-     * 5.10"); none has on 6.1.  This test is about what the cycles leave
-     * behind, so a failed connect is logged and made again with a new
-     * channel, and more than one in 1,000 fails it.  A failed connect
-     * whose connection the listener still accepted leaves that socket
-     * queued: it is logged, closed, and counted too.
+     * On Linux 5.10 about one connect in 10,000 of this loop is refused by
+     * the connection manager, for a reason not yet known (doc/testing.md,
+     * "Connects refused on Linux 5.10"); none has been on 6.1.  This test
+     * is about what the cycles leave behind, so a failed connect is logged
+     * and made again with a new channel, and more than one in 1,000 fails
+     * it.  Should the listener accept a connection whose connect failed,
+     * that socket is logged, closed, and counted too.
      */
     static final List<String> FAILED_CONNECTS = new java.util.ArrayList<>();
 
