@@ -39,7 +39,8 @@
 /* SocketException, or "Connection reset", for errno err. */
 jint throwSocketError(JNIEnv *env, int err);
 
-/* The failure of a connect: refused, unreachable, or the device's refusal. */
+/* The failure of a connect: refused, unreachable, the device's refusal, or a
+   failure rsockets reported without an error code. */
 jint throwConnectFailed(JNIEnv *env);
 jint throwConnectError(JNIEnv *env, int err);
 
