@@ -100,7 +100,7 @@ public class RdmaLeak {
     }
 
     /*
-     * On Linux 5.10 about one connect in 10,000 of this loop is refused by
+     * On Linux 5.10 a few connects in 100,000 of this loop are refused by
      * the connection manager, for a reason not yet known (doc/testing.md,
      * "Connects refused on Linux 5.10"); none has been on 6.1.  This test
      * is about what the cycles leave behind, so a failed connect is logged
