@@ -40,9 +40,11 @@ import jdk.internal.misc.CarrierThread;
  * tasks queued: the virtual thread parks until its I/O completes, and its
  * carrier runs other virtual threads meanwhile.  {@link #start} starts an
  * AsynchronousFileChannel's operation on the VM's {@link IoUring}.
- * Platform threads, and every thread where io_uring cannot be used, call
- * pread and pwrite as for any file, a virtual thread with its carrier
- * compensated.
+ * Below that a virtual thread calls pread or pwrite with its carrier
+ * compensated, or, when no other such I/O is in progress and the scheduler
+ * has other carriers, without.  Platform threads, and every thread where
+ * io_uring cannot be used, call pread and pwrite as for any file, a
+ * virtual thread with its carrier compensated.
  */
 class IoUringFileDispatcher extends FileDispatcherImpl {
     private static final JavaLangAccess JLA = SharedSecrets.getJavaLangAccess();
@@ -54,8 +56,8 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
     /**
      * How many other positional reads and writes by virtual threads must be
      * in progress before one goes to its carrier's ring, unless the carrier
-     * has tasks queued.  Below it a pread or pwrite with the carrier
-     * compensated does better: measured with 4 KiB random DIRECT I/O on a
+     * has tasks queued.  Below it a pread or pwrite on the carrier does
+     * better: measured with 4 KiB random DIRECT I/O on a
      * RAM-backed loop device (doc/benchmarks-directio.md), 4 virtual
      * threads wrote about a third faster that way on ext4, where an
      * asynchronous direct write finishes in a kernel worker of the file
@@ -146,10 +148,26 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
                 if (op != null)
                     return IoUring.status(CarrierRing.await(op), write);
             }
+            // A lone I/O keeps its carrier uncompensated where the
+            // scheduler has others: compensating wakes or starts another
+            // carrier for each I/O, which finds nothing to do, and that
+            // second thread cost a third to a half of the IOPS at queue
+            // depth 1.  The next I/O to begin meanwhile is not lone and
+            // compensates, so an I/O that blocks for long holds at most
+            // one carrier; with a single carrier it would hold them all.
+            if (others == 0 && hasOtherCarriers()) {
+                return write ? super.pwrite(fd, address, len, position)
+                             : super.pread(fd, address, len, position);
+            }
             return compensated(fd, address, len, position, write);
         } finally {
             ACTIVE.decrementAndGet();
         }
+    }
+
+    private static boolean hasOtherCarriers() {
+        return JLA.currentCarrierThread() instanceof CarrierThread ct
+                && ct.getPool().getParallelism() > 1;
     }
 
     private static boolean carrierHasTasks() {
