@@ -23,11 +23,11 @@
 /*
  * @test id=spare
  * @summary A virtual thread's DIRECT positional read or write with no other
- *          in progress holds its carrier as computation does, without the
- *          compensating carrier JDK 25 adds for it: with one carrier busy
- *          with a spinning virtual thread and the other running a virtual
- *          thread that writes and reads blocks one at a time (each compared
- *          byte for byte), the scheduler still has 2 carriers at the end.
+ *          in progress holds its carrier uncompensated where the scheduler
+ *          has another: on 2 carriers, a virtual thread writes and reads
+ *          500 blocks one at a time (each compared byte for byte) and the
+ *          idle carrier is not woken (its context switches, from /proc,
+ *          stay under one per 10 I/Os).
  * @requires os.family == "linux"
  * @modules jdk.unsupported jdk.management
  * @library lib /test/lib
@@ -39,8 +39,8 @@
 /*
  * @test id=off
  * @summary The same with -Djdk.nio.useIoUring=false: JDK 25 compensates
- *          every such I/O, so the scheduler adds a carrier for the first
- *          one, which the test must see.
+ *          every such I/O, which wakes the idle carrier, and the test must
+ *          see that (at least one switch per 4 I/Os).
  * @requires os.family == "linux"
  * @modules jdk.unsupported jdk.management
  * @library lib /test/lib
@@ -70,10 +70,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.sun.nio.file.ExtendedOpenOption;
@@ -127,15 +127,20 @@ public class IoUringLoneIo {
         // starts both carriers; the one the I/O thread does not run on then
         // waits for work
         CountDownLatch both = new CountDownLatch(2);
+        List<Thread> starters = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            Thread.ofVirtual().start(() -> {
+            starters.add(Thread.ofVirtual().start(() -> {
                 both.countDown();
                 try {
                     both.await();
                 } catch (InterruptedException e) {
                     throw new RuntimeException(e);
                 }
-            }).join(Duration.ofSeconds(WAIT));
+            }));
+        }
+        for (Thread t : starters) {
+            if (!t.join(Duration.ofSeconds(WAIT)))
+                throw new AssertionError("2 virtual threads did not both run in " + WAIT + " s");
         }
         if (IoUringProbe.carriers() != parallelism)
             throw new AssertionError("expected " + parallelism + " carriers, found " + IoUringProbe.carriers());
@@ -170,7 +175,10 @@ public class IoUringLoneIo {
                 throw new AssertionError("a DIRECT I/O that no other overlaps should hold its carrier"
                         + " uncompensated where the scheduler has others, but the idle carrier was"
                         + " woken " + woken[0] + " times for " + ios + " I/Os");
-        } else if (woken[0] < ios / 2) {
+        } else if (woken[0] < ios / 4) {
+            // about 95 % of the I/Os where they sleep in the kernel (ext4);
+            // 40 % on tmpfs, where an I/O is a copy that often ends before
+            // the woken carrier waits again
             throw new AssertionError("without carrier rings each such I/O is compensated, as in JDK 25,"
                     + " which wakes the idle carrier; it switched only " + woken[0] + " times for "
                     + ios + " I/Os (is compensation still seen by this test?)");
