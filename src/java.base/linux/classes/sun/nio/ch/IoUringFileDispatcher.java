@@ -151,10 +151,11 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
             // A lone I/O keeps its carrier uncompensated where the
             // scheduler has others: compensating wakes or starts another
             // carrier for each I/O, which finds nothing to do, and that
-            // second thread cost a third to a half of the IOPS at queue
-            // depth 1.  The next I/O to begin meanwhile is not lone and
-            // compensates, so an I/O that blocks for long holds at most
-            // one carrier; with a single carrier it would hold them all.
+            // second thread cost a sixth to over a quarter of the IOPS at
+            // queue depth 1 (doc/benchmarks-directio.md).  The next I/O to
+            // begin meanwhile is not lone and compensates, so an I/O that
+            // blocks for long holds at most one carrier; with a single
+            // carrier it would hold them all.
             if (others == 0 && hasOtherCarriers()) {
                 return write ? super.pwrite(fd, address, len, position)
                              : super.pread(fd, address, len, position);
