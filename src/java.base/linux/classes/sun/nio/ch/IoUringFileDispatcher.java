@@ -36,8 +36,8 @@ import jdk.internal.misc.CarrierThread;
 /**
  * A dispatcher that does positional reads and writes of virtual threads on
  * their carriers' io_uring ({@link CarrierRing}) while {@link
- * #VIRTUAL_MIN_OVERLAP} others are in progress, or their carriers have
- * tasks queued: the virtual thread parks until its I/O completes, and its
+ * #VIRTUAL_MIN_OVERLAP} others are in progress, or other virtual threads
+ * wait to run: the virtual thread parks until its I/O completes, and its
  * carrier runs other virtual threads meanwhile.  {@link #start} starts an
  * AsynchronousFileChannel's operation on the VM's {@link IoUring}.
  * Below that a virtual thread calls pread or pwrite with its carrier
@@ -55,9 +55,9 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
 
     /**
      * How many other positional reads and writes by virtual threads must be
-     * in progress before one goes to its carrier's ring, unless the carrier
-     * has tasks queued.  Below it a pread or pwrite on the carrier does
-     * better: measured with 4 KiB random DIRECT I/O on a
+     * in progress before one goes to its carrier's ring, unless other
+     * virtual threads wait to run.  Below it a pread or pwrite on the
+     * carrier does better: measured with 4 KiB random DIRECT I/O on a
      * RAM-backed loop device (doc/benchmarks-directio.md), 4 virtual
      * threads wrote about a third faster that way on ext4, where an
      * asynchronous direct write finishes in a kernel worker of the file
@@ -138,12 +138,11 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
             // An I/O that overlaps few others is done as JDK 25 does it: its
             // thread would park only to be resumed soon, which costs more
             // than the carrier's compensation.  But a compensated I/O keeps
-            // its carrier, so with tasks queued on the carrier (threads
-            // whose I/O it reaped, among them) it goes to the ring and
-            // parks: threads doing back-to-back I/O, fewer than the bar,
-            // would otherwise hold their carriers while the threads queued
-            // behind them, which would raise the count, never ran.
-            if (others >= VIRTUAL_MIN_OVERLAP || carrierHasTasks()) {
+            // its carrier, so with threads waiting to run it goes to the
+            // ring and parks: threads doing back-to-back I/O, fewer than the
+            // bar, would otherwise hold their carriers while the threads
+            // queued behind them, which would raise the count, never ran.
+            if (others >= VIRTUAL_MIN_OVERLAP || threadsWaiting()) {
                 CarrierRing.Op op = CarrierRing.start(IOUtil.fdVal(fd), write, address, len, position);
                 if (op != null)
                     return IoUring.status(CarrierRing.await(op), write);
@@ -171,9 +170,16 @@ class IoUringFileDispatcher extends FileDispatcherImpl {
                 && ct.getPool().getParallelism() > 1;
     }
 
-    private static boolean carrierHasTasks() {
+    // Whether virtual threads wait to run: on the carrier's own queue
+    // (threads whose I/O it reaped, among them) or on the scheduler's
+    // shared one, where threads started or unparked by platform threads
+    // wait.  Counting only the carrier's, 2,000 threads started from a
+    // platform thread, each with one I/O on a slow device, had a quarter of
+    // their I/O compensated, and the carriers that compensation added
+    // blocked in turn (IoUringRingFull).
+    private static boolean threadsWaiting() {
         return JLA.currentCarrierThread() instanceof CarrierThread ct
-                && ct.getQueuedTaskCount() > 0;
+                && (ct.getQueuedTaskCount() > 0 || ct.getPool().hasQueuedSubmissions());
     }
 
     // JDK 25's positional I/O from a virtual thread: pread or pwrite with
