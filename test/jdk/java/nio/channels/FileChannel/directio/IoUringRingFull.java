@@ -136,7 +136,7 @@ public class IoUringRingFull {
                 }
             }));
         }
-        Duration limit = Duration.ofSeconds(20);
+        Duration limit = Duration.ofSeconds(10);
         if (!watch.until(threads, limit))
             throw new AssertionError("the threads did not end within " + limit);
         if (failure.get() != null)
