@@ -43,11 +43,12 @@ import sun.nio.ch.FileDispatcher.Completion;
  * holding a pool thread each.  The caller checks the operation and starts
  * it; the dispatcher's completion thread finishes it, and hands the
  * completion handler to the channel's pool, as the spec requires.  A
- * channel on the JDK's default pool has no such hand-off: the completion
- * thread counts as one of that pool's threads and runs the handler itself,
- * and every operation of such a channel that overlaps another is queued,
- * however few are outstanding, so that a handler that starts the next one
- * starts it on the thread that will complete it.
+ * channel on the JDK's default pool has no such hand-off while its handlers
+ * are short ({@link #INLINE_HANDLER_NANOS}): the completion thread counts
+ * as one of that pool's threads and runs the handler itself, and every
+ * operation of such a channel that overlaps another is queued, however few
+ * are outstanding, so that a handler that starts the next one starts it on
+ * the thread that will complete it.
  *
  * <p> The channel's close waits, in {@link #awaitIdle}, until every
  * operation started has finished, so its buffers and its file descriptor
@@ -63,6 +64,25 @@ final class AsyncFileIO {
     private final ExecutorService executor;
     // the JDK's default pool: handlers run on the completion thread
     private final boolean inline;
+
+    // Whether each of the channel's last 8 handlers ran for longer than
+    // INLINE_HANDLER_NANOS, a bit each, the latest lowest; racy updates
+    // lose a sample at worst
+    private volatile int slowHandlers;
+
+    /**
+     * How long a handler of a channel on the default pool may run on the
+     * completion thread.  Once 5 of a channel's last 8 handlers ran longer,
+     * its handlers go to the pool, whose threads run them side by side, as
+     * on JDK 25, until fewer than 5 of the last 8 did.  The completion
+     * thread is one for the whole VM: handlers that compute serialize on
+     * it, and 16 chains of 4 KiB reads whose handlers computed about 120
+     * microseconds each made 0.6 of JDK 25's rate on 2 CPUs, and 1.0 handed
+     * to the pool.  Handlers of about 15 microseconds did as well or better
+     * on the completion thread; of about 30, better on the pool
+     * (doc/benchmarks-directio.md).
+     */
+    static final long INLINE_HANDLER_NANOS = 20_000;
 
     // Operations started and not yet finished; guarded by this
     private int outstanding;
@@ -244,17 +264,29 @@ final class AsyncFileIO {
         @Override
         public void completed(int n, IOException exc) {
             end();
-            if (handler == null || inline) {
+            if (handler == null) {
                 finish(n, exc);
+            } else if (inline && Integer.bitCount(slowHandlers & 0xff) < 5) {
+                timedFinish(n, exc);
             } else {
                 IoHandoffs.count();     // before the handler can run
                 try {
-                    executor.execute(() -> finish(n, exc));
+                    executor.execute(() -> timedFinish(n, exc));
                 } catch (RejectedExecutionException x) {
                     // the pool is shut down: the handler runs on a thread of
                     // its own, as the completion thread must not block
                     Thread.ofVirtual().start(() -> finish(n, exc));
                 }
+            }
+        }
+
+        private void timedFinish(int n, IOException exc) {
+            long t0 = System.nanoTime();
+            try {
+                finish(n, exc);
+            } finally {
+                boolean slow = System.nanoTime() - t0 > INLINE_HANDLER_NANOS;
+                slowHandlers = (slowHandlers << 1) | (slow ? 1 : 0);
             }
         }
 
