@@ -75,14 +75,14 @@ final class AsyncFileIO {
      * completion thread.  Once 5 of a channel's last 8 handlers ran longer,
      * its handlers go to the pool, whose threads run them side by side, as
      * on JDK 25, until fewer than 5 of the last 8 did.  The completion
-     * thread is one for the whole VM: handlers that compute serialize on
-     * it, and 16 chains of 4 KiB reads whose handlers computed about 120
-     * microseconds each made 0.6 of JDK 25's rate on 2 CPUs, and 1.0 handed
-     * to the pool.  Handlers of about 15 microseconds did as well or better
-     * on the completion thread; of about 30, better on the pool
-     * (doc/benchmarks-directio.md).
+     * thread is one for the whole VM, so handlers that compute serialize
+     * on it.  Measured with 16 chains of 4 KiB reads on 2 CPUs
+     * (doc/benchmarks-directio.md): handlers that computed 120 microseconds
+     * each made 0.56 of JDK 25's rate on the completion thread and 0.98 on
+     * the pool; of 15 microseconds, 0.89 and 1.11; of 8, 1.13 on the
+     * completion thread.
      */
-    static final long INLINE_HANDLER_NANOS = 20_000;
+    static final long INLINE_HANDLER_NANOS = 10_000;
 
     // Operations started and not yet finished; guarded by this
     private int outstanding;

@@ -185,6 +185,14 @@ public class DirectIOQueueDepth {
     @Param({"randread", "randwrite"})
     public String op;
 
+    /**
+     * AFC and AFC_POOL: how long each completion handler computes, in ns
+     * (a spin on nanoTime), before it issues the next operation, as a
+     * handler that parses what it read would; 0, the default, for none.
+     */
+    @Param({"0"})
+    public long handlerNanos;
+
     private Path file;
     private boolean ownFile;
     private long blocks;
@@ -439,6 +447,11 @@ public class DirectIOQueueDepth {
             long t = System.nanoTime();
             try {
                 completed(issued, t, n);
+                if (handlerNanos > 0) {
+                    long end = t + handlerNanos;
+                    while (System.nanoTime() < end)
+                        Thread.onSpinWait();
+                }
                 issue();
             } catch (Throwable e) {
                 fail(e);
