@@ -78,7 +78,7 @@ final class AsyncFileIO {
      * thread is one for the whole VM, so handlers that compute serialize
      * on it.  Measured with 16 chains of 4 KiB reads on 2 CPUs
      * (doc/benchmarks-directio.md): handlers that computed 120 microseconds
-     * each made 0.56 of JDK 25's rate on the completion thread and 0.98 on
+     * each made 0.56 of JDK 25's rate on the completion thread and 1.00 on
      * the pool; of 15 microseconds, 0.89 and 1.11; of 8, 1.13 on the
      * completion thread.
      */
