@@ -270,8 +270,11 @@ final class AsyncFileIO {
                 timedFinish(n, exc);
             } else {
                 IoHandoffs.count();     // before the handler can run
+                // only the default pool's handlers are timed: the time
+                // decides whether they come back to the completion thread
+                Runnable task = inline ? () -> timedFinish(n, exc) : () -> finish(n, exc);
                 try {
-                    executor.execute(() -> timedFinish(n, exc));
+                    executor.execute(task);
                 } catch (RejectedExecutionException x) {
                     // the pool is shut down: the handler runs on a thread of
                     // its own, as the completion thread must not block
