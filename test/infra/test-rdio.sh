@@ -102,14 +102,13 @@ stage rdma-guest "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$j
     --out "$RDIO_BUILD/rdma-guest" --tests jdk/net/rdma
 
 # The two-guest group: guest A runs jdk/net/rdmapair against peers in guest
-# B, with faults (loss, partitions, a killed peer, a powered-off B).
-# The two-guest group runs beside the next two stages, its output held
-# until it ends.  Its tests mostly wait out the link's timeouts (a dead,
-# killed or vanished peer, a partition, loss), so its guests kept the
-# host's 2 CPUs 30 % busy on average: run one after the other the three
-# took 37.6 min of CI's 90, side by side 25.0 (doc/testing.md).  The main
-# stage above runs first, so the guests' kernel is in the cache before two
-# scripts look for it.
+# B, with faults (loss, partitions, a killed peer, a powered-off B).  It
+# runs beside the next two stages, its output held until it ends: its
+# tests mostly wait out the link's timeouts, so its guests kept the host's
+# 2 CPUs 30 % busy on average, and the three stages took 25.0 min side by
+# side against 37.6 one after the other (doc/testing.md).  The stage above
+# runs first, so the guests' kernel is in the cache before two scripts
+# look for it.
 rm -rf "$RDIO_BUILD/rdma-pair/a/JTreport"
 mkdir -p "$RDIO_BUILD/rdma-pair"
 stage rdma-pair "$RDIO_INFRA/rdma-guest/rdma-pair.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
