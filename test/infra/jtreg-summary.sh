@@ -35,9 +35,31 @@
 # Each failed or skipped test is listed on stderr with the run it belongs
 # to (its report directory under build/, without /JTreport), since the
 # direct I/O matrix (directio-fs.sh) runs the same tests once per file
-# system.
+# system.  Under each failed test come a few lines of why, from its .jtr
+# in the JTwork directory beside the report: a JVM's fatal-error header
+# (signal and problematic frame), or else the exceptions the test threw.
+# CI keeps only the end of a run's output, and its clone is gone after.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+
+# REPORT TEST: up to 8 lines of why TEST failed, indented, on stderr.
+why_failed() {
+    local name=${2%.java} jtr
+    local thrown='^([a-z][a-zA-Z0-9_]*\.)+[A-Z][A-Za-z0-9_$]*(Exception|Error)\b|^Caused by: '
+    name=${name/.java\#/_}
+    jtr=${1%/JTreport}/JTwork/$name.jtr
+    [ -f "$jtr" ] || return 0
+    {
+        if grep -q '^# A fatal error has been detected' "$jtr"; then
+            grep -E -A1 '^#  (SIG|Internal Error|Out of Memory)|^# Problematic frame:' "$jtr" | grep -v -x -e '--' -e '#'
+        elif grep -q -E "$thrown" "$jtr"; then
+            grep -E "$thrown" "$jtr"
+        else
+            # Neither (a process that aborted in libc, say): the output's end.
+            grep -v -e '^\s*$' -e '^----' "$jtr" | grep -v -E '^(elapsed|end|result|test result):' | tail -n 6
+        fi
+    } | awk '!seen[$0]++' | head -n 8 | cut -c1-300 | sed 's/^/    /' >&2
+}
 
 passed=0 failed=0 skipped=0
 for report in "$@"; do
@@ -53,7 +75,8 @@ for report in "$@"; do
         case "$status $rest" in
             Passed.*Skipped:*) skipped=$((skipped + 1)); echo "SKIPPED: $run: $test $rest" >&2 ;;
             Passed.*) passed=$((passed + 1)) ;;
-            *) failed=$((failed + 1)); echo "FAILED: $run: $test $status $rest" >&2 ;;
+            *) failed=$((failed + 1)); echo "FAILED: $run: $test $status $rest" >&2
+               why_failed "$report" "$test" ;;
         esac
     done < "$summary"
 done

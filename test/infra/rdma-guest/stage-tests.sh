@@ -59,7 +59,8 @@ if [ -n "$BENCH_JAR" ] || [ -n "$BENCH_AFTER" ]; then
 fi
 # A work directory of an earlier run spares jtreg compiling its property
 # definitions and the tests again (it recompiles what is out of date).
-[ -z "$JTWORK_SEED" ] || cp -a "/host$JTWORK_SEED" /tmp/JTwork 2>/dev/null || rm -rf /tmp/JTwork
+# jtreg runs in the chroot, whose /tmp is /host/tmp here.
+[ -z "$JTWORK_SEED" ] || cp -a "/host$JTWORK_SEED" /host/tmp/JTwork 2>/dev/null || rm -rf /host/tmp/JTwork
 # Direct I/O tests need a file system with O_DIRECT, which neither the
 # 9p shares nor tmpfs before Linux 6.6 have.  Where the run loaded loop and
 # ext4 (RDIO_GUEST_EXTRA_MODULES=loop,ext4), an ext4 on a loop device over
