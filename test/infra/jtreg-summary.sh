@@ -44,10 +44,8 @@
 
 # REPORT TEST: up to 8 lines of why TEST failed, indented, on stderr.
 why_failed() {
-    local name=${2%.java} jtr
-    local thrown='^([a-z][a-zA-Z0-9_]*\.)+[A-Z][A-Za-z0-9_$]*(Exception|Error)\b|^Caused by: '
-    name=${name/.java\#/_}
-    jtr=${1%/JTreport}/JTwork/$name.jtr
+    local jtr thrown='^([a-z][a-zA-Z0-9_]*\.)+[A-Z][A-Za-z0-9_$]*(Exception|Error)\b|^Caused by: '
+    jtr=$(jtr_file "${1%/JTreport}/JTwork" "$2")
     [ -f "$jtr" ] || return 0
     {
         if grep -q '^# A fatal error has been detected' "$jtr"; then

@@ -28,6 +28,14 @@
 
 RDIO_INFRA=$RDIO_TOP/test/infra
 
+# Prints the path of TEST's .jtr in the jtreg work directory JTWORK; TEST
+# as a report names it (dir/Name.java, or dir/Name.java#id for one @test).
+#   jtr_file JTWORK TEST
+jtr_file() {
+    local name=${2%.java}
+    echo "$1/${name/.java\#/_}.jtr"
+}
+
 # Runs jtreg on TEST... of the assembled test tree (build/src/test/jdk) with
 # the options of the fork's test runs, its work and report directories in
 # OUT/JTwork and OUT/JTreport; jtreg options may precede the tests.  The

@@ -40,6 +40,10 @@
 #                            --librdmacm, the pinned rdma-core's
 #   guest_tests              sets jtreg_home, test_root and jtreg_tests: jtreg
 #                            and the tests of a test run, in the assembled tree
+#   guest_jtwork_seed [NAME] sets jtwork_seed: the jtreg work directory of
+#                            the last run (of kind NAME) with the same JDK,
+#                            jtreg and test tree, which the guest starts
+#                            from a copy of
 #   guest_job                writes the guest's parameters to $out: job.env,
 #                            tests.list, tmp-paths.list and an empty status
 
@@ -158,6 +162,15 @@ guest_librdmacm() {
 }
 
 # jtreg and the tests, for a test run.
+# The JDK's release file is in the key because jtreg judges a class by the
+# times of its sources, and the upstream files of the test tree (test/lib)
+# keep the times of upstream's tarball: after a move to another upstream
+# they may be older than classes compiled from the files they replaced.
+guest_jtwork_seed() {   # [NAME]
+    jtwork_seed=$cache/jtwork/$(printf '%s\n' "$@" "$jdk" "$jtreg_home" "$test_root" \
+                                    "$(cat "$jdk/release" 2>/dev/null)" | sha256sum | cut -c1-16)
+}
+
 guest_tests() {
     if [ -z "$jtreg_home" ]; then
         jtreg_home=$(config_value RDIO_JTREG_HOME)

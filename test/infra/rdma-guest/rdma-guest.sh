@@ -171,14 +171,8 @@ fi
 rm -rf "$out"/{status,job.env,tests.list,tmp-paths.list,console.log,qemu.log,jtreg.log,jtreg-crashed.log,crashes,retried,rstream-baseline.txt,baseline,JTreport,JTwork,jmh.log,jmh.csv,after.log,progress.log}
 rm -f "$RDIO_BUILD/rdma-guest/progress.log"
 
-# The jtreg work directory of the last run with the same JDK, jtreg and test
-# tree: the guest starts from a copy of it.  The JDK's release file is in
-# the key because jtreg judges a class by the times of its sources, and the
-# upstream files of the test tree (test/lib) keep the times of upstream's
-# tarball: after a move to another upstream they may be older than classes
-# compiled from the files they replaced.
-jtwork_seed=$cache/jtwork/$(printf '%s\n' "$jdk" "$jtreg_home" "$test_root" "$(cat "$jdk/release" 2>/dev/null)" |
-                            sha256sum | cut -c1-16)
+# The guest starts from the jtreg work directory of the last run.
+guest_jtwork_seed
 guest_job
 
 total=$GUEST_TIMEOUT_SLACK

@@ -101,10 +101,8 @@ top_out=$out
 rm -rf "$top_out/a" "$top_out/b"
 rm -f "$RDIO_BUILD/rdma-guest/progress.log"
 mkdir -p "$top_out/a" "$top_out/b"
-# The jtreg work directory of the last pair run with the same inputs (the
-# JDK's release file among them: see rdma-guest.sh).
-jtwork_seed=$cache/jtwork/$(printf '%s\n' pair "$jdk" "$jtreg_home" "$test_root" "$(cat "$jdk/release" 2>/dev/null)" |
-                            sha256sum | cut -c1-16)
+# Guest A starts from the jtreg work directory of the last pair run.
+guest_jtwork_seed pair
 # Servers listen in B (SERVER_ADDR), clients connect from A (CLIENT_ADDR).
 GUEST_SERVER_ADDR=$PAIR_B_ADDR GUEST_CLIENT_ADDR=$PAIR_A_ADDR
 for role in a b; do

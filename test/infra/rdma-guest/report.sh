@@ -57,7 +57,7 @@ guest_report() {
     # Per-test times, from the .jtr files ("elapsed=MILLIS ...").
     if [ -f "$out/JTreport/text/summary.txt" ]; then
         while read -r test result _; do
-            jtr=${test%.java}; jtr=$out/JTwork/${jtr/.java\#/_}.jtr
+            jtr=$(jtr_file "$out/JTwork" "$test")
             ms=$(sed -n 's/^elapsed=\([0-9]*\).*/\1/p' "$jtr" 2>/dev/null | head -n1)
             printf '%s:   %-50s %-8s %7s s\n' "$RDIO_PROG" "$test" "$result" \
                 "$(awk -v ms="${ms:-0}" 'BEGIN { printf "%.1f", ms / 1000 }')"
