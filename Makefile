@@ -27,6 +27,7 @@
 #   make [images]       the JDK image, in build/<conf>/images/jdk (default)
 #   make test TEST=...  upstream's test framework, e.g. TEST=jdk_nio
 #   make test-rdio      every jtreg test this fork adds; prints "N passed, N failed"
+#   make test-rdio-extended  the same with the large sizes (connections, cycles, bytes) CI leaves out
 #   make test-upstream  upstream's own tests of what the fork patches (java/nio/channels, java/net sockets)
 #   make test-upstream-rings RINGS=on|off  upstream's scheduler tests with the carriers' io_uring hooks active (on)
 #   make update-upstream VERSION=25.0.N+B  move the pin to another jdk25u update release (CHECK=1: no build)
@@ -60,7 +61,7 @@ SCRIPTS := $(TOP)/make/scripts
 INFRA := $(TOP)/test/infra
 
 .DEFAULT_GOAL := images
-.PHONY: images assemble test test-rdio test-upstream test-upstream-rings update-upstream test-rdma test-rdma-pair test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-pingpong-pair bench-rdma-streams bench-rdma-loss bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
+.PHONY: images assemble test test-rdio test-rdio-extended test-upstream test-upstream-rings update-upstream test-rdma test-rdma-pair test-rdma-conformance test-directio-fs bench bench-directio bench-directio-ab bench-rdma bench-rdma-pingpong bench-rdma-pingpong-pair bench-rdma-streams bench-rdma-loss bench-rdma-ab bench-tcp-rules profile-rdma review-diff check-headers check-readme check-portable clean dist-clean
 
 # Configure on first use, so that one command works on a fresh clone.
 $(BUILD)/config.mk:
@@ -96,6 +97,11 @@ test: assemble
 # one summary line.
 test-rdio: images
 	@$(INFRA)/test-rdio.sh $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
+
+# The same runs with the large sizes that the tests' defaults, sized for
+# CI's budget, leave out (test-rdio.sh's extended_opts; doc/testing.md).
+test-rdio-extended: images
+	@$(INFRA)/test-rdio.sh --extended $(RDIO_CONF_DIR)/images/jdk $(RDIO_JTREG_HOME)
 
 # Upstream's own tests of the classes the fork patches, on the host; an
 # update of the pinned release must not lower its counts (doc/building.md).

@@ -42,7 +42,7 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# REPORT TEST: up to 8 lines of why TEST failed, indented, on stderr.
+# REPORT TEST: up to 12 lines of why TEST failed, indented, on stderr.
 why_failed() {
     local jtr thrown='^([a-z][a-zA-Z0-9_]*\.)+[A-Z][A-Za-z0-9_$]*(Exception|Error)\b|^Caused by: '
     jtr=$(jtr_file "${1%/JTreport}/JTwork" "$2")
@@ -53,10 +53,12 @@ why_failed() {
         elif grep -q -E "$thrown" "$jtr"; then
             grep -E "$thrown" "$jtr"
         else
-            # Neither (a process that aborted in libc, say): the output's end.
+            # Neither (a process that aborted in libc, say): the output's
+            # end, and the stacks of the run's cores (a guest keeps them).
             grep -v -e '^\s*$' -e '^----' "$jtr" | grep -v -E '^(elapsed|end|result|test result):' | tail -n 6
+            cat "${1%/JTreport}"/crashes/core.*.bt 2>/dev/null | grep -E '^(Program terminated|#[0-4] )'
         fi
-    } | awk '!seen[$0]++' | head -n 8 | cut -c1-300 | sed 's/^/    /' >&2
+    } | awk '!seen[$0]++' | head -n 12 | cut -c1-300 | sed 's/^/    /' >&2
 }
 
 passed=0 failed=0 skipped=0

@@ -38,12 +38,24 @@
 # link, beside those last two runs.  Prints each stage's time, and one
 # summary line over all runs.
 #
-#   test-rdio.sh JDK_IMAGE JTREG_HOME
+# With --extended (make test-rdio-extended) the tests run with the large
+# sizes of extended_opts below, which their defaults, sized for CI's
+# budget, leave out; each test's @summary names its property.
+#
+#   test-rdio.sh [--extended] JDK_IMAGE JTREG_HOME
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-jdk=${1:?usage: test-rdio.sh JDK_IMAGE JTREG_HOME}
-jtreg_home=${2:?usage: test-rdio.sh JDK_IMAGE JTREG_HOME}
+extended_opts=()
+if [ "${1:-}" = --extended ]; then
+    shift
+    extended_opts=(-Drdio.rdma.cycles=10000 -Drdio.rdma.connections=4096 -Drdio.rdma.closes=2000
+                   -Drdio.rdma.idleVirtual=1000 -Drdio.rdma.backlogFillRoom=512
+                   -Drdio.rdma.loss1Bytes=16777216 -Drdio.rdma.pairEchoBytes=67108864
+                   -Drdio.rdma.partitionBytes=33554432 -Drdio.rdma.pairConnections=1024)
+fi
+jdk=${1:?usage: test-rdio.sh [--extended] JDK_IMAGE JTREG_HOME}
+jtreg_home=${2:?usage: test-rdio.sh [--extended] JDK_IMAGE JTREG_HOME}
 [ -x "$jdk/bin/java" ] || die "no JDK image at $jdk: run make images"
 
 out=$RDIO_BUILD/test-rdio
@@ -71,49 +83,108 @@ while read -r t; do
 done < <(cd "$RDIO_TOP/test/jdk" && grep -rl --include='*.java' '@test' . | sed 's|^\./||' | sort)
 [ "${#tests[@]}" -gt 0 ] || die "no jtreg tests under test/jdk"
 
-# Runs a stage, COMMAND..., and prints how long it took: CI's limit is on
-# the whole run, and these say where the time goes.  A stage's failure is
-# its report's to tell.
+# Runs a stage, COMMAND..., and prints how long it took and how busy the
+# host's CPUs were meanwhile: CI's limit is on the whole run, and these say
+# where the time goes and whether a stage leaves CPU time for another
+# beside it.  Each stage adds a line to stages.tsv, from which the run's
+# table is printed at the end (stage_table).  A stage's failure is its
+# report's to tell.
 #   stage NAME COMMAND...
 stage() {
-    local name=$1 t0=$SECONDS
+    local name=$1 t0=$SECONDS c0 c1
     shift
+    c0=$(cpu_ticks)
     "$@" || true
-    note "stage $name took $(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s"
+    c1=$(cpu_ticks)
+    local t=$((SECONDS - t0))
+    printf '%s\t%s\t%s\n' "$name" "$t" "$(cpu_share $c0 $c1)" >> "$out/stages.tsv"
+    note "stage $name took $((t / 60)) min $((t % 60)) s ($(cpu_share $c0 $c1))"
 }
 
-rm -rf "$out/JTreport"
+# The host's CPU ticks since boot: busy (user, nice, system, irq, softirq),
+# idle (idle, iowait) and steal (taken by the hypervisor for other VMs).
+cpu_ticks() {
+    awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $5 + $6, $9; exit }' /proc/stat
+}
+
+# "CPU busy N %, steal N %" between two cpu_ticks readings (6 numbers).
+cpu_share() {
+    local all=$(( $4 + $5 + $6 - $1 - $2 - $3 ))
+    [ "$all" -gt 0 ] || all=1
+    echo "CPU busy $(( 100 * ($4 - $1) / all )) %, steal $(( 100 * ($6 - $3) / all )) %"
+}
+
+# Prints the run's profile: each stage's time, tests and CPU (stages.tsv),
+# then the ten slowest tests of all runs, from the elapsed times in their
+# .jtr files.  A stage's tests are those of its reports (stage_reports),
+# listed by their summary.txt, since a guest's seeded work directory also
+# holds the .jtr files of tests that earlier runs ran.
+stage_table() {
+    local name t cpu r n test status
+    echo
+    echo "| stage | tests | time | host CPU |"
+    echo "|---|---|---|---|"
+    while IFS=$'\t' read -r name t cpu; do
+        n=0
+        for r in ${stage_reports[$name]:-}; do
+            [ -f "$r/text/summary.txt" ] && n=$((n + $(grep -c . "$r/text/summary.txt")))
+        done
+        printf '| %s | %s | %d min %d s | %s |\n' "$name" "$n" $((t / 60)) $((t % 60)) "$cpu"
+    done < "$out/stages.tsv"
+    echo
+    echo "The ten slowest tests:"
+    for name in "${!stage_reports[@]}"; do
+        for r in ${stage_reports[$name]}; do
+            [ -f "$r/text/summary.txt" ] || continue
+            while read -r test status; do
+                awk -F'[= ]' -v s="$name" -v t="$test" \
+                    '$1 == "elapsed" { printf "%.1f\t%s\t%s\n", $2 / 1000, s, t; exit }' \
+                    "$(jtr_file "${r%/JTreport}/JTwork" "$test")" 2>/dev/null
+            done < "$r/text/summary.txt"
+        done
+    done | sort -t$'\t' -k1,1 -rn | head -n 10 | awk -F'\t' '{ printf "  %7.1f s  %s: %s\n", $1, $2, $3 }'
+    echo
+}
+
+rm -rf "$out/JTreport" "$out/stages.tsv"
 note "running ${#tests[@]} jtreg tests on $jdk"
 host_tests() {
-    run_jtreg "$jdk" "$jtreg_home" "$out" "${tests[@]}" 2>&1 | tee "$out/jtreg.log"
+    run_jtreg "$jdk" "$jtreg_home" "$out" ${extended_opts[0]:+"-javaoptions:${extended_opts[*]}"} "${tests[@]}" 2>&1 |
+        tee "$out/jtreg.log"
 }
 stage host host_tests
+
+# The two-guest group: guest A runs jdk/net/rdmapair against peers in guest
+# B, with faults (loss, partitions, a killed peer, a powered-off B).  It
+# runs beside every stage after the host's, its output held until it ends:
+# its tests mostly wait out the link's timeouts, so its guests kept the
+# host's 2 CPUs 30 % busy on average (doc/testing.md), and the stages
+# after the host's take longer than it does.  A guest kernel missing from
+# the cache is downloaded by whichever guest asks first (kernel.sh).
+rm -rf "$RDIO_BUILD/rdma-pair/a/JTreport"
+mkdir -p "$RDIO_BUILD/rdma-pair"
+stage rdma-pair "$RDIO_INFRA/rdma-guest/rdma-pair.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
+    ${extended_opts[0]:+--java-opts "${extended_opts[*]}"} \
+    --out "$RDIO_BUILD/rdma-pair" --tests jdk/net/rdmapair > "$RDIO_BUILD/rdma-pair/stage.log" 2>&1 &
+pair=$!
 
 # The direct I/O matrix.  Its failures are already reported; the summary
 # counts a file system without a report (not root, no loop devices, a file
 # system that could not be made) as a failure.
 mapfile -t directio_reports < <("$RDIO_INFRA/directio-fs.sh" --reports)
+declare -A stage_reports=(
+    [host]=$out/JTreport [directio-fs]="${directio_reports[*]}"
+    [rdma-guest]=$RDIO_BUILD/rdma-guest/JTreport [rdma-pair]=$RDIO_BUILD/rdma-pair/a/JTreport
+    [rdma-guest-old-kernel]=$RDIO_BUILD/rdma-guest-old-kernel/JTreport
+    [rdma-guest-librdmacm]=$RDIO_BUILD/rdma-guest-librdmacm/JTreport)
 stage directio-fs "$RDIO_INFRA/directio-fs.sh" "$jdk" "$jtreg_home"
 
 # The RDMA group in the guest.  Its failure (a stage or a test) is already
 # reported; the summary counts a guest that produced no report as a failure.
 rm -rf "$RDIO_BUILD/rdma-guest/JTreport"
 stage rdma-guest "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
-    --out "$RDIO_BUILD/rdma-guest" --tests jdk/net/rdma
+    ${extended_opts[0]:+--java-opts "${extended_opts[*]}"} --out "$RDIO_BUILD/rdma-guest" --tests jdk/net/rdma
 
-# The two-guest group: guest A runs jdk/net/rdmapair against peers in guest
-# B, with faults (loss, partitions, a killed peer, a powered-off B).  It
-# runs beside the next two stages, its output held until it ends: its
-# tests mostly wait out the link's timeouts, so its guests kept the host's
-# 2 CPUs 30 % busy on average, and the three stages took 25.0 min side by
-# side against 37.6 one after the other (doc/testing.md).  The stage above
-# runs first, so the guests' kernel is in the cache before two scripts
-# look for it.
-rm -rf "$RDIO_BUILD/rdma-pair/a/JTreport"
-mkdir -p "$RDIO_BUILD/rdma-pair"
-stage rdma-pair "$RDIO_INFRA/rdma-guest/rdma-pair.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
-    --out "$RDIO_BUILD/rdma-pair" --tests jdk/net/rdmapair > "$RDIO_BUILD/rdma-pair/stage.log" 2>&1 &
-pair=$!
 # RdmaLeak again on a kernel that does not report copy-on-fork, with fewer
 # open/close cycles: its ProcessBuilder cases check that the JDK enabled
 # libibverbs' fork support there.  On the same kernel, which predates the
@@ -131,7 +202,7 @@ for t in FileChannel/directio/IoUringRingBasics FileChannel/directio/IoUringStre
 done
 stage rdma-guest-old-kernel env RDIO_GUEST_EXTRA_MODULES=loop,ext4 \
     "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
-    --kernel "$GUEST_OLD_KERNEL" --java-opts -Drdio.rdma.cycles=1000 \
+    --kernel "$GUEST_OLD_KERNEL" --java-opts "${extended_opts[*]:+${extended_opts[*]} }-Drdio.rdma.cycles=1000" \
     --out "$RDIO_BUILD/rdma-guest-old-kernel" --tests jdk/net/rdma/RdmaLeak.java "${old_kernel_directio[@]}"
 
 # Against a librdmacm that has the fix of the service-thread bug (Debian
@@ -156,11 +227,12 @@ for t in RdmaLibraryVersions RdmaServiceThreads RdmaBacklog RdmaNettyBacklog Rdm
 done
 rm -rf "$RDIO_BUILD/rdma-guest-librdmacm/JTreport"
 stage rdma-guest-librdmacm "$RDIO_INFRA/rdma-guest/rdma-guest.sh" --jdk "$jdk" --jtreg "$jtreg_home" \
-    --librdmacm "${GUEST_RDMA_CORE_VERSION%-*}" \
+    --librdmacm "${GUEST_RDMA_CORE_VERSION%-*}" ${extended_opts[0]:+--java-opts "${extended_opts[*]}"} \
     --out "$RDIO_BUILD/rdma-guest-librdmacm" --tests "${librdmacm_tests[@]}"
 
 wait "$pair"
 cat "$RDIO_BUILD/rdma-pair/stage.log"
+stage_table
 
 "$RDIO_INFRA/jtreg-summary.sh" "$out/JTreport" "${directio_reports[@]}" \
     "$RDIO_BUILD/rdma-guest/JTreport" "$RDIO_BUILD/rdma-guest-old-kernel/JTreport" \

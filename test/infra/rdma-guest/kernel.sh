@@ -91,6 +91,16 @@ fetch_kernel() {   # PACKAGE VERSION
     local pkg=$1 ver=$2
     kernel_dir=$cache/kernel/${pkg}_$ver
     [ -f "$kernel_dir/.rdio-complete" ] && return
+    # test-rdio.sh starts guests side by side: one downloads, the others
+    # wait for it and find the kernel there.
+    mkdir -p "$cache/kernel"
+    local lock
+    exec {lock}> "$kernel_dir.lock"
+    flock "$lock"
+    if [ -f "$kernel_dir/.rdio-complete" ]; then
+        exec {lock}>&-
+        return
+    fi
     note "downloading $pkg $ver from Debian $GUEST_KERNEL_SUITE"
     rm -rf "$kernel_dir" "$kernel_dir.tmp"
     mkdir -p "$kernel_dir.tmp/deb"
@@ -101,6 +111,7 @@ fetch_kernel() {   # PACKAGE VERSION
     index_modules "$kernel_dir.tmp"
     mv "$kernel_dir.tmp" "$kernel_dir"
     touch "$kernel_dir/.rdio-complete"
+    exec {lock}>&-
 }
 
 guest_kernel() {

@@ -63,6 +63,12 @@ guest_report() {
                 "$(awk -v ms="${ms:-0}" 'BEGIN { printf "%.1f", ms / 1000 }')"
         done < "$out/JTreport/text/summary.txt"
     fi
+    local core
+    for core in "$out"/crashes/core.*; do
+        [ -f "$core" ] && [ "${core%.bt}" = "$core" ] || continue
+        note "a process dumped core: $core, its stack in $core.bt:"
+        core_stack "$core" | sed "s/^/$RDIO_PROG:   /"
+    done
     [ ! -s "$out/retried" ] || note "tests: $(cat "$out/retried")"
     if [ -s "$out/rstream-baseline.txt" ] && grep -qv '^#' "$out/rstream-baseline.txt"; then
         note "rstream baseline ($out/rstream-baseline.txt):"

@@ -73,6 +73,13 @@ if grep -qx loop /modules.list && grep -qx ext4 /modules.list; then
         chmod 1777 /host/var/tmp ||
         fail tests "$t" "cannot set up the ext4 for the direct I/O tests"
 fi
+# A process that dies of a signal HotSpot does not handle (an abort in
+# libc, say) leaves no hs_err file, only its exit status; its core does
+# tell.  The tests run in the chroot, where the kernel resolves the
+# pattern, so /tmp/cores there is /host/tmp/cores here; crashes() keeps
+# the cores with the crash logs, and report.sh prints their stacks.
+mkdir -p /host/tmp/cores && echo /tmp/cores/core.%e.%p > /proc/sys/kernel/core_pattern &&
+    ulimit -c unlimited
 set --
 while read -r test; do set -- "$@" "$test"; done < /results/tests.list
 # Every JVM of the run (jtreg, the javac it starts, the tests and what they
@@ -106,7 +113,8 @@ run_jtreg() {
 # A JVM writes it to its working directory, or to /tmp when it cannot.
 crash_logs() {
     { find /host/tmp -maxdepth 1 -name 'hs_err_pid*.log'
-      find /host/tmp/jtreg-cwd /host/tmp/JTwork -name 'hs_err_pid*.log'; } 2>/dev/null
+      find /host/tmp/jtreg-cwd /host/tmp/JTwork -name 'hs_err_pid*.log'
+      find /host/tmp/cores -name 'core.*'; } 2>/dev/null
 }
 crashes() {
     crash_logs | while read -r f; do
