@@ -29,18 +29,26 @@
  *          peer in B each carry the same number of bytes each way, every
  *          byte and the CRC32 of each direction compared, from platform and
  *          virtual threads.  Bytes arrive or the stream fails with an
- *          IOException; wrong bytes always fail the test.  The size fits
- *          the default run; -Drdio.rdma.pairBytes=N sets every case's
- *          (doc/testing.md).
+ *          IOException; wrong bytes always fail the test.  4 MiB each
+ *          way per case: 32 times rsockets' 128 KiB buffers, so that the
+ *          writer waits for room under the loss, and about 70 of B's
+ *          packets dropped per case.  -Drdio.rdma.loss1Bytes=N
+ *          sets this run's bytes per case (16 MiB, 16777216, in the
+ *          extended run; 256 MiB takes about 42 minutes,
+ *          doc/testing.md), -Drdio.rdma.pairBytes=N every case's of both
+ *          runs where the run's own property is not set.
  * @requires os.family == "linux"
  * @requires rdio.rdma.peer != null
  * @library /test/lib ../rdma
- * @run main/othervm/timeout=900 PairLoss 1% 16384
+ * @run main/othervm/timeout=900 PairLoss 1% 4096
  */
 
 /*
  * @test id=loss10
- * @summary The same at 10% loss, with a size that fits the default run.
+ * @summary The same at 10% loss, 256 KiB each way per case (170 to 370
+ *          of B's packets dropped, 16 to 62 s, per case).
+ *          -Drdio.rdma.loss10Bytes=N sets this run's bytes per case,
+ *          -Drdio.rdma.pairBytes=N as above.
  * @requires os.family == "linux"
  * @requires rdio.rdma.peer != null
  * @library /test/lib ../rdma
@@ -61,8 +69,9 @@ public class PairLoss {
 
     public static void main(String[] args) throws Exception {
         String loss = args[0];
-        // LOSS, then each case's KiB each way
-        long bytes = Long.getLong("rdio.rdma.pairBytes", Long.parseLong(args[1]) << 10);
+        // LOSS, then each case's KiB each way (1%: 4 MiB, about 70 drops a case); rdio.rdma.loss1Bytes for 1%
+        long bytes = Long.getLong("rdio.rdma.loss" + loss.replace("%", "") + "Bytes",
+                Long.getLong("rdio.rdma.pairBytes", Long.parseLong(args[1]) << 10));
         int pid = PairLib.startPeer("echo", PORT);
         try {
             // the peer first, without loss, so that its start is not slowed

@@ -25,7 +25,7 @@
  * @test
  * @summary Two guests: a partition of the link while an RDMA SocketChannel
  *          and a classic RDMA Socket from guest A to an echo peer in guest
- *          B carry 32 MiB each way.  Both guests drop every packet they send
+ *          B carry 8 MiB each way.  Both guests drop every packet they send
  *          (netem loss 100% on each eth0), then the link heals.  A short
  *          partition (3 s), well within a transport's retry budget: the
  *          blocked reader and writer resume once it heals, and every byte
@@ -34,6 +34,9 @@
  *          (17.2 s): a transport that gives up fails the stream with an
  *          IOException; Soft-RoCE's never gives up at rsockets' retry_count
  *          7, so there the stream resumes, intact.  Wrong bytes always fail.
+ *          -Drdio.rdma.partitionBytes=N carries N bytes each way (32 MiB,
+ *          33554432, in the extended run), as -Drdio.rdma.pairBytes=N
+ *          does where that is not set.
  * @requires os.family == "linux"
  * @requires rdio.rdma.peer != null
  * @library /test/lib ../rdma
@@ -52,7 +55,8 @@ import jdk.net.Sockets;
 
 public class PairPartition {
     static final int PORT = 7251;
-    static final long BYTES = Long.getLong("rdio.rdma.pairBytes", 32L << 20);
+    // the partition comes at 1 MiB back, with under 1 MiB more in flight: 6 MiB or more are left to resume
+    static final long BYTES = Long.getLong("rdio.rdma.partitionBytes", Long.getLong("rdio.rdma.pairBytes", 8L << 20));
     static final int SHORT_SECS = 3, LONG_SECS = 25;
     // Both ends' retransmission timers: after the heal a retry lands within
     // one local ACK timeout (at most 2.15 s for RoCE) and rxe then resends
