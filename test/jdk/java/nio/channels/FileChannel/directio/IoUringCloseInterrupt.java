@@ -34,11 +34,14 @@
  *          ClosedChannelException; a channel closed while virtual threads
  *          read ends them the same way; and what was written before the
  *          close reads back intact.  Fresh file and channel each round, 300
- *          rounds or 5 s per case; about 10 s.
+ *          rounds or 5 s per case; about 10 s.  A wait fails once the
+ *          process's I/O has made no progress for 10 s, unless that I/O is
+ *          in the kernel while the disks work (a busy, shared disk), saying
+ *          whether the engine lost a completion or the device is stuck.
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib
- * @build DirectIODir IoUringProbe Blocks
+ * @build DirectIODir IoUringProbe Blocks IoProgress
  * @run main/othervm --enable-native-access=ALL-UNNAMED IoUringCloseInterrupt
  */
 
@@ -49,7 +52,7 @@
  * @requires os.family == "linux"
  * @modules jdk.net jdk.unsupported jdk.management
  * @library lib /test/lib
- * @build DirectIODir IoUringProbe Blocks
+ * @build DirectIODir IoUringProbe Blocks IoProgress
  * @run main/othervm --enable-native-access=ALL-UNNAMED -Djdk.nio.useIoUring=false IoUringCloseInterrupt
  */
 
@@ -78,6 +81,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongSupplier;
 
 import com.sun.nio.file.ExtendedOpenOption;
 
@@ -96,8 +100,8 @@ import static java.nio.file.StandardOpenOption.*;
  *      platform thread, a virtual thread, or the handler of the last
  *      operation issued (with the channel's default pool, and with a pool
  *      of its own of two threads, which a close that waited for its
- *      handlers would deadlock).  Each operation completes exactly once
- *      within 10 s, with the full block or AsynchronousCloseException;
+ *      handlers would deadlock).  Each operation completes exactly once,
+ *      with the full block or AsynchronousCloseException;
  *      each read that completed holds its block's bytes; afterwards each
  *      block written holds the new bytes if its write completed, and the
  *      old or the new ones if it was closed.
@@ -114,7 +118,10 @@ import static java.nio.file.StandardOpenOption.*;
  * </ul>
  * After each round, the file is read with buffered I/O and every block
  * compared; each block written around the close or interrupt holds the
- * last generation written before it or the one in flight, whole.  Each case
+ * last generation written before it or the one in flight, whole.  Every
+ * wait for I/O is bounded by its progress ({@link IoProgress}): on a disk
+ * that another process keeps busy, a journaled write can wait for seconds
+ * in the kernel, and that is no stall of the engine.  Each case
  * runs 300 rounds, or as many as fit in 5 s (-Drdio.iouring.seconds=N).  The
  * process holds io_uring descriptors afterwards where the engine should be
  * in use, one for AsynchronousFileChannels and at most one per carrier,
@@ -123,7 +130,6 @@ import static java.nio.file.StandardOpenOption.*;
 public class IoUringCloseInterrupt {
     static final long SECONDS = Long.getLong("rdio.iouring.seconds", 5);
     static final int MAX_ROUNDS = 300;
-    static final long WAIT = 10;               // seconds, any bounded wait
     static final int SIZE = Blocks.SIZE;
 
     static Path dir;
@@ -144,12 +150,9 @@ public class IoUringCloseInterrupt {
         return System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
     }
 
-    static void join(Thread t, String what) throws InterruptedException {
-        if (!t.join(Duration.ofSeconds(WAIT))) {
-            IoUringProbe.dumpThreads(what);
-            throw new AssertionError(what + ": " + t + " did not end within " + WAIT + " s; its stack is in"
-                                     + " the thread dump above");
-        }
+    static void join(Thread t, String what) throws Exception {
+        IoProgress.await(what, n -> t.join(Duration.ofNanos(n)), null,
+                         () -> t + " has not ended; its stack is in the thread dump above");
     }
 
     // A file of blocks 0 to count - 1 of file id at generation 1, written with buffered I/O
@@ -253,9 +256,9 @@ public class IoUringCloseInterrupt {
                     closing.countDown();
                 });
                 join(closer, round + ": close");
-            } else if (!closing.await(WAIT, TimeUnit.SECONDS)) {
-                IoUringProbe.dumpThreads(round);
-                throw new AssertionError(round + ": the close in the handler did not return within " + WAIT + " s");
+            } else {
+                IoProgress.await(round + ": the close in the handler",
+                                 n -> closing.await(n, TimeUnit.NANOSECONDS), null, null);
             }
             if (closeFailure[0] != null)
                 throw new AssertionError(round + ": close failed", closeFailure[0]);
@@ -263,33 +266,49 @@ public class IoUringCloseInterrupt {
                 throw new AssertionError(round + ": the channel is open after its close");
 
             // Every operation ends, exactly once
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+            LongSupplier ended = () -> handled.getCount() + java.util.Arrays.stream(futures)
+                    .filter(fu -> fu != null && !fu.isDone()).count();
+            IoProgress.await(round + ": every operation's Future", n -> {
+                for (Future<Integer> fu : futures) {
+                    if (fu == null || fu.isDone())
+                        continue;
+                    try {
+                        fu.get(n, TimeUnit.NANOSECONDS);
+                    } catch (ExecutionException e) {
+                        // its outcome, taken below
+                    } catch (TimeoutException e) {
+                        return false;
+                    }
+                }
+                return true;
+            }, ended, () -> {
+                List<Integer> missing = new ArrayList<>();
+                for (int i = 0; i <= OPS; i++)
+                    if (futures[i] != null && !futures[i].isDone())
+                        missing.add(i);
+                return "the Futures of operations " + missing + " are not done";
+            });
             for (int i = 0; i <= OPS; i++) {
                 if (futures[i] == null)
                     continue;
                 try {
-                    outcome.set(i, futures[i].get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+                    outcome.set(i, futures[i].get());
                 } catch (ExecutionException e) {
                     outcome.set(i, e.getCause());
-                } catch (TimeoutException e) {
-                    IoUringProbe.dumpThreads(round);
-                    throw new AssertionError(round + ": the Future of operation " + i + " is not done " + WAIT
-                                             + " s after the close");
                 }
             }
-            if (!handled.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                IoUringProbe.dumpThreads(round);
+            IoProgress.await(round + ": every handler", n -> handled.await(n, TimeUnit.NANOSECONDS), ended, () -> {
                 List<Integer> missing = new ArrayList<>();
                 for (int i = 0; i <= OPS; i++)
                     if (futures[i] == null && calls[i].get() == 0)
                         missing.add(i);
-                throw new AssertionError(round + ": lost completions: the handlers of operations " + missing
-                                         + " have not run " + WAIT + " s after the close");
-            }
+                return "the handlers of operations " + missing + " have not run";
+            });
             if (mode == 3) {
                 pool.shutdown();
-                if (!pool.awaitTermination(WAIT, TimeUnit.SECONDS))
-                    throw new AssertionError(round + ": the channel's pool did not terminate within " + WAIT + " s");
+                ExecutorService p = pool;
+                IoProgress.await(round + ": the channel's pool to terminate",
+                                 n -> p.awaitTermination(n, TimeUnit.NANOSECONDS), null, null);
             }
 
             // Results, or AsynchronousCloseException; reads hold their bytes
@@ -355,7 +374,7 @@ public class IoUringCloseInterrupt {
         volatile boolean interruptStatus;          // when it ended
         volatile String mismatch;
         volatile String doing = "starting";
-        int ops;
+        volatile int ops;
         Thread thread;
 
         Worker(FileChannel ch, int id, int index, boolean writes, CountDownLatch started, long initialGen) {
@@ -427,27 +446,38 @@ public class IoUringCloseInterrupt {
             }
         }
 
+        // its state, "runnable" without a carrier while it waits to run
         String describe() {
-            return thread + " (" + doing + ")";
+            return thread + " (" + ops + " reads and writes done, " + doing + ")";
         }
     }
 
-    static void awaitWorkers(List<Worker> workers, String round) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+    // Each worker has finished a read or write: progress is another one
+    // that has, as the others' reads can go on while one never runs
+    static void awaitStarted(CountDownLatch started, List<Worker> workers, String round) throws Exception {
+        IoProgress.await(round + ": a first read or write by every thread",
+                         n -> started.await(n, TimeUnit.NANOSECONDS), started::getCount,
+                         () -> "the threads:" + describe(workers, w -> true));
+    }
+
+    static void awaitWorkers(List<Worker> workers, String round) throws Exception {
         for (Worker w : workers) {
-            if (!w.thread.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) {
-                IoUringProbe.dumpThreads(round);
-                StringBuilder sb = new StringBuilder();
-                for (Worker x : workers)
-                    if (x.thread.isAlive())
-                        sb.append("\n  ").append(x.describe());
-                throw new AssertionError(round + ": virtual threads still in I/O " + WAIT
-                                         + " s after the channel was closed:" + sb);
-            }
+            IoProgress.await(round + ": the virtual threads' end after the channel was closed",
+                             n -> w.thread.join(Duration.ofNanos(n)),
+                             () -> workers.stream().filter(x -> x.thread.isAlive()).count(),
+                             () -> "threads still in I/O:" + describe(workers, x -> x.thread.isAlive()));
         }
         for (Worker w : workers)
             if (w.mismatch != null)
                 throw new AssertionError(round + ": " + w.thread.getName() + ": " + w.mismatch);
+    }
+
+    static String describe(List<Worker> workers, java.util.function.Predicate<Worker> which) {
+        StringBuilder sb = new StringBuilder();
+        for (Worker w : workers)
+            if (which.test(w))
+                sb.append("\n    ").append(w.describe());
+        return sb.toString();
     }
 
     // Each worker but the victim ended with AsynchronousCloseException or
@@ -483,10 +513,7 @@ public class IoUringCloseInterrupt {
             List<Worker> workers = new ArrayList<>();
             for (int i = 0; i < THREADS; i++)
                 workers.add(new Worker(ch, id, i, true, started, 1).start());
-            if (!started.await(WAIT, TimeUnit.SECONDS)) {
-                IoUringProbe.dumpThreads(round);
-                throw new AssertionError(round + ": not every thread finished a read or write within " + WAIT + " s");
-            }
+            awaitStarted(started, workers, round);
             Worker victim = workers.get(rounds % THREADS);
             // interrupt closes the channel in the interrupting thread, so it may wait for I/O too
             Thread interrupter = Thread.ofPlatform().daemon().start(victim.thread::interrupt);
@@ -551,10 +578,7 @@ public class IoUringCloseInterrupt {
             List<Worker> workers = new ArrayList<>();
             for (int i = 0; i < THREADS; i++)
                 workers.add(new Worker(ch, id, i, i >= THREADS - 2, started, 2).start());
-            if (!started.await(WAIT, TimeUnit.SECONDS)) {
-                IoUringProbe.dumpThreads(round);
-                throw new AssertionError(round + ": not every thread finished a read or write within " + WAIT + " s");
-            }
+            awaitStarted(started, workers, round);
             Throwable[] closeFailure = new Throwable[1];
             Thread closer = (rounds % 2 == 0 ? Thread.ofPlatform().daemon() : Thread.ofVirtual()).start(() -> {
                 try {

@@ -32,9 +32,11 @@
  *          other anonymous descriptor of the parent; the ring's descriptor
  *          is close-on-exec in the parent; every block the parent reads
  *          (each into a buffer filled with other bytes first) is the block
- *          on disk, byte for byte; reads go on while children start; and
- *          the parent holds rings during and after the launches, one for
- *          AsynchronousFileChannels and at most one per carrier.  About 2 s.
+ *          on disk, byte for byte; each child is started only once reads
+ *          of both kinds are outstanding (started and not returned), so
+ *          that every launch overlaps reads; and the parent holds rings
+ *          during and after the launches, one for AsynchronousFileChannels
+ *          and at most one per carrier.  About 2 s.
  * @requires os.family == "linux"
  * @modules jdk.unsupported jdk.management
  * @library lib /test/lib
@@ -88,7 +90,9 @@ public class IoUringForkExec {
     static final long WAIT = 10;        // seconds, for a child and for the readers to stop
     static final int O_CLOEXEC = 02000000;
 
-    static final AtomicLong reads = new AtomicLong();   // the threads' reads
+    // the threads' reads started, and returned and compared
+    static final AtomicLong issued = new AtomicLong();
+    static final AtomicLong reads = new AtomicLong();
     static final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     static volatile boolean stop;
 
@@ -116,12 +120,26 @@ public class IoUringForkExec {
             ring.check("with the reads under way");
             checkCloseOnExec();
 
-            int progressed = 0;
-            for (int i = 0; i < LAUNCHES && failures.isEmpty(); i++) {
-                long before = reads(chains);
-                launch(i);
-                if (reads(chains) > before)
-                    progressed++;
+            // Each launch waits until reads are outstanding, so that the
+            // overlap is certain rather than likely.  Those reads either
+            // return while the child is started and runs, or are still
+            // outstanding once it has started (printed below: which one
+            // depends on the disk's speed, not on the JDK).
+            int landed = 0, spanned = 0;
+            int launches = 0;
+            for (; launches < LAUNCHES; launches++) {
+                Outstanding before = awaitOutstanding(chains, ends, launches);
+                if (before == null)
+                    break;      // a reader failed: reported below
+                Process p = new ProcessBuilder("ls", "-l", "/proc/self/fd").redirectErrorStream(true).start();
+                // fewer returned than were started before: one of those is still outstanding
+                boolean across = reads.get() < before.issuedByThreads()
+                        || readsOf(chains) < before.issuedByChains();
+                checkChild(p, launches);
+                if (across)
+                    spanned++;
+                if (reads(chains) > before.returned())
+                    landed++;
             }
 
             stop = true;
@@ -141,21 +159,16 @@ public class IoUringForkExec {
                 failures.stream().skip(1).limit(5).forEach(e::addSuppressed);
                 throw e;
             }
-            System.out.printf("%d launches, reads went on during %d of them; %d blocks read and compared%n",
-                    LAUNCHES, progressed, reads(chains));
-            // The test needs launches with reads under way, not a rate of
-            // reads: a slow moment of the machine can leave most launches
-            // without a completed read
-            check(progressed >= LAUNCHES / 8, "reads went on during only " + progressed + " of "
-                    + LAUNCHES + " launches: the test did not overlap them");
+            System.out.printf("%d launches, each started with reads of both kinds outstanding; reads returned"
+                    + " during %d of them, and were still outstanding once the child had started in %d;"
+                    + " %d blocks read and compared%n", launches, landed, spanned, reads(chains));
             ring.check("after the launches");
         }
         Files.delete(file);
     }
 
-    // Starts a child that lists its descriptors and checks what it holds
-    static void launch(int i) throws Exception {
-        Process p = new ProcessBuilder("ls", "-l", "/proc/self/fd").redirectErrorStream(true).start();
+    // Checks what child i, which lists its descriptors, holds
+    static void checkChild(Process p, int i) throws Exception {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         check(p.waitFor(WAIT, TimeUnit.SECONDS), "child " + i + " did not exit within " + WAIT + " s");
         check(p.exitValue() == 0, "child " + i + " exited with " + p.exitValue() + ":\n" + out);
@@ -182,10 +195,50 @@ public class IoUringForkExec {
 
     // the blocks read and compared so far, by the threads and the chains
     static long reads(List<ReadChain> chains) {
-        long n = reads.get();
+        return reads.get() + readsOf(chains);
+    }
+
+    static long readsOf(List<ReadChain> chains) {
+        long n = 0;
         for (ReadChain c : chains)
             n += c.reads();
         return n;
+    }
+
+    static long issuedOf(List<ReadChain> chains) {
+        long n = 0;
+        for (ReadChain c : chains)
+            n += c.issued();
+        return n;
+    }
+
+    /**
+     * Reads started by the threads and by the chains, and returned by both,
+     * at a moment when some of each kind were started and had not
+     * returned.
+     */
+    record Outstanding(long issuedByThreads, long issuedByChains, long returned) { }
+
+    // Waits until a read of a virtual thread (through a carrier's ring) and
+    // one of a chain (through the VM's ring) are outstanding; null once a
+    // reader has failed, as its last read never returns.  The counts of
+    // reads started are taken before those of reads returned, so a
+    // difference is a read outstanding from the one to the other.
+    static Outstanding awaitOutstanding(List<ReadChain> chains, List<CompletableFuture<Long>> ends, int i)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+        for (;;) {
+            if (!failures.isEmpty() || ends.stream().anyMatch(CompletableFuture::isDone))
+                return null;
+            long threads = issued.get(), byChains = issuedOf(chains);
+            long threadsDone = reads.get(), chainsDone = readsOf(chains);
+            if (threads > threadsDone && byChains > chainsDone)
+                return new Outstanding(threads, byChains, threadsDone + chainsDone);
+            check(System.nanoTime() < deadline, "launch " + i + ": no read of "
+                  + (threads > threadsDone ? "an AsynchronousFileChannel" : "a virtual thread")
+                  + " outstanding within " + WAIT + " s");
+            Thread.sleep(1);    // polls: a reader starts its next read as soon as it has compared a block
+        }
     }
 
     static void awaitReads(List<ReadChain> chains, long n) throws InterruptedException {
@@ -208,7 +261,9 @@ public class IoUringForkExec {
         try {
             while (!stop && failures.isEmpty()) {
                 int b = random.nextInt(BLOCKS);
-                Blocks.check(buf, fc.read(Blocks.spoil(buf), (long) b * SIZE), FILE, b, 1);
+                Blocks.spoil(buf);
+                issued.incrementAndGet();
+                Blocks.check(buf, fc.read(buf, (long) b * SIZE), FILE, b, 1);
                 reads.incrementAndGet();
             }
         } catch (Throwable e) {

@@ -35,7 +35,10 @@
  *          from it); for 32 virtual threads, whose carriers reap their own
  *          rings, at most a tenth of one per read (the rescuer's, for a
  *          carrier the OS kept off its CPU).  Every byte read is compared.
- *          About 3 s.
+ *          Each load's count is read once its hand-offs have all been made:
+ *          every completion handler has returned and the engine's rescuers
+ *          are parked with nothing to watch, as a rescuer counts a hand-off
+ *          after the thread it hands to may already have gone on.  About 3 s.
  * @requires os.family == "linux"
  * @modules java.base/sun.nio.ch jdk.unsupported
  * @library lib /test/lib
@@ -84,10 +87,7 @@ public class IoUringHandoffs {
         // Without the ring (turned off, or denied here) the engine is not
         // in the path and counts nothing.  An operation alone runs on a
         // pool thread, the default pool's or the program's: one hand-off
-        // each, exactly.  These two counts come before any operation
-        // overlaps another: the ring's rescuer counts a take-over when it
-        // happens, and one from a late handler of a phase with the ring
-        // would fall into the window of the phase after it.
+        // each, exactly.
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (AsynchronousFileChannel afc = AsynchronousFileChannel.open(file, READ, ExtendedOpenOption.DIRECT);
              AsynchronousFileChannel own = AsynchronousFileChannel.open(file,
@@ -129,12 +129,41 @@ public class IoUringHandoffs {
         void run() throws Exception;
     }
 
+    // The hand-offs of a load, counted once it has settled, so that none of
+    // its own falls into the next load's count
     static long count(String what, int ops, Load load) throws Exception {
         long before = IoHandoffs.total();
         load.run();
-        long n = IoHandoffs.total() - before;
-        System.out.printf("%s: %d hand-offs for %d I/Os (%.2f each)%n", what, n, ops, (double) n / ops);
+        long ended = IoHandoffs.total();
+        settle(what);
+        long after = IoHandoffs.total();
+        long n = after - before;
+        System.out.printf("%s: %d hand-offs for %d I/Os (%.2f each), %d of them counted after the load ended%n",
+                          what, n, ops, (double) n / ops, after - ended);
         return n;
+    }
+
+    // The engine's threads that count hand-offs of their own, after the
+    // thread they hand to can have gone on: the VM ring's rescuer, which
+    // counts a take-over once the old owner may be done, and the carrier
+    // rings' rescuer, which counts each completion it reaps after the
+    // waiting thread can see it done.  Each parks without a deadline once
+    // nothing is outstanding, which it can do only after its last count.
+    static final Set<String> RESCUERS = Set.of("IoUring-Rescuer", "IoUring-Carrier-Rescuer");
+
+    // Waits until each rescuer that exists is parked without a deadline; a
+    // load's I/O is all done when it returns, so none has work left
+    static void settle(String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+        List<Thread> rescuers = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> RESCUERS.contains(t.getName())).toList();
+        for (Thread t : rescuers) {
+            while (t.getState() != Thread.State.WAITING) {
+                check(System.nanoTime() < deadline, what + ": " + t.getName() + " is still " + t.getState()
+                      + " " + WAIT + " s after the load's I/O ended");
+                Thread.sleep(1);    // polls the rescuer's state: it parks at its next look, 1 or 2 ms on
+            }
+        }
     }
 
     static void check(boolean ok, String message) {
@@ -170,11 +199,17 @@ public class IoUringHandoffs {
             throw new AssertionError(failures.get(0));
     }
 
-    // count chains of OPS reads, each issued by the completion handler of the last
+    // count chains of OPS reads, each issued by the completion handler of
+    // the last; returns once every handler has returned, as a handler that
+    // starts a read counts the ring's wake-up, and the next handlers, the
+    // chain's end among them, can run first
     static void chains(AsynchronousFileChannel afc, int count) throws Exception {
         List<CompletableFuture<Long>> ends = new ArrayList<>();
-        for (int c = 0; c < count; c++)
-            ends.add(new ReadChain(afc, FILE, BLOCKS, 1000 + c, OPS, false).start());
+        for (int c = 0; c < count; c++) {
+            ReadChain chain = new ReadChain(afc, FILE, BLOCKS, 1000 + c, OPS, false);
+            chain.start();
+            ends.add(chain.settled());
+        }
         CompletableFuture.allOf(ends.toArray(CompletableFuture[]::new)).get(WAIT, TimeUnit.SECONDS);
     }
 }

@@ -26,6 +26,7 @@ import java.nio.channels.AsynchronousFileChannel;
 import java.nio.channels.CompletionHandler;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A chain of reads of an AsynchronousFileChannel whose file holds {@link
@@ -35,7 +36,9 @@ import java.util.concurrent.CompletableFuture;
  * next read is started on the thread that ran the handler.  Every block
  * read is compared byte for byte, into a buffer spoiled first if asked.
  * The chain ends after its count of reads, or at the first read after
- * {@link #stop}, or at the first failure.
+ * {@link #stop}, or at the first failure.  A handler starts the next read
+ * before it returns, so the chain can end while an earlier handler is
+ * still running: {@link #settled} waits for that too.
  */
 public final class ReadChain implements CompletionHandler<Integer, Integer> {
     private final AsynchronousFileChannel afc;
@@ -46,8 +49,12 @@ public final class ReadChain implements CompletionHandler<Integer, Integer> {
     private final SplittableRandom random;
     private final ByteBuffer buf = Blocks.aligned(Blocks.SIZE);
     private final CompletableFuture<Long> end = new CompletableFuture<>();
+    private final CompletableFuture<Long> settled = new CompletableFuture<>();
+    // start and the handlers running now
+    private final AtomicInteger running = new AtomicInteger();
     private volatile boolean stopping;
     // written only by the handler of the chain's one outstanding read
+    private volatile long issued;
     private volatile long reads;
     private volatile long lastNanos;
 
@@ -69,13 +76,35 @@ public final class ReadChain implements CompletionHandler<Integer, Integer> {
      * blocks read, when the chain ends, or exceptionally with its failure.
      */
     public CompletableFuture<Long> start() {
-        next();
+        running.incrementAndGet();
+        try {
+            next();
+        } finally {
+            leave();
+        }
         return end;
+    }
+
+    /**
+     * What completes as {@link #start}'s result does, once every handler
+     * of the chain has also returned: whatever a handler did on its thread
+     * after it started the next read has then been done.
+     */
+    public CompletableFuture<Long> settled() {
+        return settled;
     }
 
     /** Ends the chain once its outstanding read completes. */
     public void stop() {
         stopping = true;
+    }
+
+    /**
+     * The reads started so far: one more than {@link #reads} while a read
+     * is outstanding or its block is being compared.
+     */
+    public long issued() {
+        return issued;
     }
 
     /** The blocks read and compared so far. */
@@ -94,6 +123,7 @@ public final class ReadChain implements CompletionHandler<Integer, Integer> {
             return;
         }
         int b = random.nextInt(blocks);
+        issued = issued + 1;
         try {
             afc.read(spoil ? Blocks.spoil(buf) : buf.clear(), (long) b * Blocks.SIZE, b, this);
         } catch (Throwable e) {
@@ -103,19 +133,43 @@ public final class ReadChain implements CompletionHandler<Integer, Integer> {
 
     @Override
     public void completed(Integer n, Integer block) {
+        running.incrementAndGet();
         try {
-            Blocks.check(buf, n, file, block, 1);
-        } catch (Throwable e) {
-            end.completeExceptionally(e);
-            return;
+            try {
+                Blocks.check(buf, n, file, block, 1);
+            } catch (Throwable e) {
+                end.completeExceptionally(e);
+                return;
+            }
+            reads = reads + 1;
+            lastNanos = System.nanoTime();
+            next();
+        } finally {
+            leave();
         }
-        reads = reads + 1;
-        lastNanos = System.nanoTime();
-        next();
     }
 
     @Override
     public void failed(Throwable e, Integer block) {
-        end.completeExceptionally(new AssertionError("the read of block " + block + " failed", e));
+        running.incrementAndGet();
+        try {
+            end.completeExceptionally(new AssertionError("the read of block " + block + " failed", e));
+        } finally {
+            leave();
+        }
+    }
+
+    // Once the chain has ended no handler starts, so the last to leave
+    // after the end settles it
+    private void leave() {
+        if (running.decrementAndGet() == 0 && end.isDone()) {
+            end.whenComplete((n, e) -> {
+                if (e != null) {
+                    settled.completeExceptionally(e);
+                } else {
+                    settled.complete(n);
+                }
+            });
+        }
     }
 }
