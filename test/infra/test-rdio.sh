@@ -91,14 +91,13 @@ done < <(cd "$RDIO_TOP/test/jdk" && grep -rl --include='*.java' '@test' . | sed 
 # report's to tell.
 #   stage NAME COMMAND...
 stage() {
-    local name=$1 t0=$SECONDS c0 c1
+    local name=$1 t0=$SECONDS c0 t cpu
     shift
     c0=$(cpu_ticks)
     "$@" || true
-    c1=$(cpu_ticks)
-    local t=$((SECONDS - t0))
-    printf '%s\t%s\t%s\n' "$name" "$t" "$(cpu_share $c0 $c1)" >> "$out/stages.tsv"
-    note "stage $name took $((t / 60)) min $((t % 60)) s ($(cpu_share $c0 $c1))"
+    t=$((SECONDS - t0)) cpu=$(cpu_share $c0 $(cpu_ticks))
+    printf '%s\t%s\t%s\n' "$name" "$t" "$cpu" >> "$out/stages.tsv"
+    note "stage $name took $((t / 60)) min $((t % 60)) s ($cpu)"
 }
 
 # The host's CPU ticks since boot: busy (user, nice, system, irq, softirq),
